@@ -1,0 +1,117 @@
+"""The `Game` aggregate: a state, the fold that builds it, and the events not yet saved.
+
+It follows the eventsourcing library's functional style (its msgspec aggregate example):
+commands go through `decide`, the resulting events through `evolve`, and the library's
+repository rebuilds a game with `project_game`. Nothing here re-checks an applied event.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from uuid import UUID, uuid4
+
+from domain import events as ev
+from domain.commands import Command
+from domain.decide import decide
+from domain.errors import RuleViolation
+from domain.rules import RuleSet
+from domain.state import GameState, evolve
+from domain.tiles import EXPANSIONS, TILES
+from domain.turns import automatic_event
+
+
+class Game:
+    __slots__ = ("_pending", "state")
+
+    def __init__(self, game_id: UUID) -> None:
+        self.state = GameState(game_id)
+        self._pending: list[ev.Event] = []
+
+    @property
+    def id(self) -> UUID:
+        return self.state.id
+
+    @property
+    def version(self) -> int:
+        return self.state.version
+
+    @property
+    def over(self) -> bool:
+        return self.state.over
+
+    @classmethod
+    def start(
+        cls,
+        players: Sequence[str],
+        draw_order: Sequence[str],
+        *,
+        expansions: Sequence[str] = ("base",),
+        rules: RuleSet | None = None,
+        seed: int | None = None,
+        game_id: UUID | None = None,
+    ) -> Game:
+        """A new game; the draw order is fixed now and recorded (R-BASE-2)."""
+        check_setup(players, draw_order, expansions)
+        game = cls(game_id or uuid4())
+        game._record(
+            ev.GameStarted(
+                originator_id=game.id,
+                originator_version=1,
+                players=tuple(players),
+                expansions=tuple(expansions),
+                rules=rules or RuleSet(),
+                draw_order=tuple(draw_order),
+                seed=seed,
+            )
+        )
+        game._advance()
+        return game
+
+    def execute(self, player: int, command: Command) -> None:
+        """Apply one player's command and whatever the engine does after it."""
+        self._record(decide(self.state, player, command))
+        self._advance()
+
+    def replay(self, event: ev.Event) -> None:
+        """Apply a stored event (no checks, nothing pending)."""
+        evolve(self.state, event)
+
+    @property
+    def pending(self) -> tuple[ev.Event, ...]:
+        """Events recorded since the game was last saved."""
+        return tuple(self._pending)
+
+    def collect_events(self) -> list[ev.Event]:
+        pending, self._pending = self._pending, []
+        return pending
+
+    def _record(self, event: ev.Event) -> None:
+        evolve(self.state, event)
+        self._pending.append(event)
+
+    def _advance(self) -> None:
+        state = self.state
+        while (event := automatic_event(state)) is not None:
+            self._record(event)
+
+
+def check_setup(players: Sequence[str], draw_order: Sequence[str], expansions: Sequence[str]) -> None:
+    if not 2 <= len(players) <= 6:
+        raise RuleViolation("R-BASE-1", f"2 to 6 players, not {len(players)}")
+    if len(set(players)) != len(players):
+        raise RuleViolation("R-BASE-1", "player names must be distinct")
+    unknown = [x for x in expansions if x not in EXPANSIONS]
+    if unknown or "base" not in expansions:
+        raise RuleViolation("R-BASE-2", f"expansions must include base and come from {', '.join(EXPANSIONS)}")
+    strangers = sorted({t for t in draw_order if t not in TILES})
+    if strangers:
+        raise RuleViolation("R-BASE-2", f"unknown tile id(s) in the draw order: {', '.join(strangers)}")
+
+
+def project_game(game: Game | None, events: Iterable[ev.Event]) -> Game | None:
+    """The repository's projector: fold stored events into a Game."""
+    for event in events:
+        if game is None:
+            game = Game(event.originator_id)
+        game.replay(event)
+    return game

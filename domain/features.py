@@ -1,0 +1,97 @@
+"""The feature graph: every segment on the board, merged into features as tiles meet.
+
+Segments get consecutive integer ids as tiles are placed; a union-find over those ids joins
+segments that continue each other across tile edges. Each root carries its feature's data,
+and merging folds the smaller feature into the larger, so a placement costs time in proportion
+to the features it touches, never to the size of the board.
+"""
+
+from __future__ import annotations
+
+from domain.tiles import Kind, TileType
+
+
+class Feature:
+    """What a whole feature holds; lives on its union-find root only."""
+
+    __slots__ = ("borders", "goods", "id", "kind", "meeples", "open", "pennants", "tiles")
+
+    def __init__(self, fid: int, kind: Kind, tile: int, open_edges: int, pennants: int) -> None:
+        self.id = fid
+        self.kind = kind
+        self.tiles = {tile}  # placed-tile indices: a tile counts once per feature (R-BASE-5)
+        self.open = open_edges  # cities and roads: edges not yet matched by a neighbour
+        self.pennants = pennants
+        self.meeples: list[tuple[int, int]] = []  # (player, segment id) of each follower
+        self.borders: list[int] = []  # fields: segment ids of the cities they touch
+        self.goods: dict[str, int] = {}
+
+    def absorb(self, other: Feature) -> None:
+        self.tiles |= other.tiles
+        self.open += other.open
+        self.pennants += other.pennants
+        self.meeples += other.meeples
+        self.borders += other.borders
+        for kind, n in other.goods.items():
+            self.goods[kind] = self.goods.get(kind, 0) + n
+
+
+class FeatureGraph:
+    """Union-find over segment ids, with feature data on the roots."""
+
+    __slots__ = ("features", "parent", "segment_tile")
+
+    def __init__(self) -> None:
+        self.parent: list[int] = []
+        self.features: list[Feature | None] = []
+        self.segment_tile: list[int] = []  # placed-tile index of each segment
+
+    def add_tile(self, tile: TileType, index: int) -> int:
+        """Create one single-segment feature per segment of a tile; returns the first id."""
+        base = len(self.parent)
+        parent, features, segment_tile = self.parent, self.features, self.segment_tile
+        for offset, seg in enumerate(tile.segments):
+            sid = base + offset
+            parent.append(sid)
+            segment_tile.append(index)
+            feature = Feature(sid, seg.kind, index, len(seg.edges), seg.pennants)
+            if seg.goods is not None:
+                feature.goods[seg.goods] = 1
+            if seg.borders:
+                feature.borders = [base + b for b in seg.borders]
+            features.append(feature)
+        return base
+
+    def find(self, sid: int) -> int:
+        parent = self.parent
+        while parent[sid] != sid:
+            parent[sid] = parent[parent[sid]]
+            sid = parent[sid]
+        return sid
+
+    def feature(self, sid: int) -> Feature:
+        feature = self.features[self.find(sid)]
+        assert feature is not None
+        return feature
+
+    def union(self, a: int, b: int) -> Feature:
+        ra, rb = self.find(a), self.find(b)
+        fa, fb = self.features[ra], self.features[rb]
+        assert fa is not None and fb is not None
+        if ra == rb:
+            return fa
+        if len(fa.tiles) < len(fb.tiles):
+            ra, rb, fa, fb = rb, ra, fb, fa
+        self.parent[rb] = ra
+        self.features[rb] = None
+        fa.absorb(fb)
+        return fa
+
+    def join_edge(self, a: int, b: int) -> Feature:
+        """Join a road or city segment to its continuation across one shared edge."""
+        feature = self.union(a, b)
+        feature.open -= 2  # the shared edge was open on both sides
+        return feature
+
+    def roots(self) -> list[Feature]:
+        return [f for f in self.features if f is not None]

@@ -1,0 +1,76 @@
+"""Pure scoring: what a feature is worth and who scores it. Every award names its parts and rule."""
+
+from __future__ import annotations
+
+import msgspec
+
+from domain.board import Board
+from domain.features import Feature
+from domain.tiles import KIND_NAMES, Kind
+
+Parts = tuple[tuple[str, int], ...]
+
+
+class Award(msgspec.Struct, frozen=True, kw_only=True):
+    """Points one player receives, with what they were for."""
+
+    player: int
+    points: int
+    category: str  # road, city, cloister, farm
+    rule: str
+    parts: Parts
+    feature: int  # the feature's id (-1 when the award is not for one feature)
+    turn: int
+    version: int  # the event whose application produced it
+    final: bool = False
+
+
+def majority(feature: Feature) -> list[int]:
+    """Players with the most followers on the feature; all of them score it (R-BASE-6)."""
+    counts: dict[int, int] = {}
+    for player, _ in feature.meeples:
+        counts[player] = counts.get(player, 0) + 1
+    if not counts:
+        return []
+    best = max(counts.values())
+    return sorted(p for p, n in counts.items() if n == best)
+
+
+def completed_value(feature: Feature) -> tuple[int, Parts]:
+    """Value of a completed road, city or cloister (R-BASE-5)."""
+    kind = feature.kind
+    tiles = len(feature.tiles)
+    if kind == Kind.ROAD:
+        return tiles, (("tiles", tiles),)
+    if kind == Kind.CITY:
+        return 2 * tiles + 2 * feature.pennants, (("tiles", tiles), ("pennants", feature.pennants))
+    return 9, (("tiles", 9),)
+
+
+def incomplete_value(board: Board, feature: Feature) -> tuple[int, Parts]:
+    """Value of an unfinished road, city or cloister at the end of the game (R-BASE-8)."""
+    kind = feature.kind
+    tiles = len(feature.tiles)
+    if kind == Kind.ROAD:
+        return tiles, (("tiles", tiles),)
+    if kind == Kind.CITY:
+        return tiles + feature.pennants, (("tiles", tiles), ("pennants", feature.pennants))
+    pos = board.tiles[next(iter(feature.tiles))].pos
+    around = board.cloister_neighbours(pos)
+    return 1 + around, (("tiles", 1 + around),)
+
+
+def farm_value(board: Board, field: Feature) -> tuple[int, Parts]:
+    """3 points per completed city the field touches (R-BASE-8)."""
+    graph = board.graph
+    cities = {graph.find(sid) for sid in field.borders}
+    completed = sum(1 for root in cities if _complete_city(graph.features[root]))
+    return 3 * completed, (("cities", completed),)
+
+
+def _complete_city(feature: Feature | None) -> bool:
+    return feature is not None and feature.open == 0
+
+
+def category(feature: Feature) -> str:
+    return "farm" if feature.kind == Kind.FIELD else KIND_NAMES[feature.kind]

@@ -1,0 +1,59 @@
+"""The board as text: each tile a 3×3 block of characters.
+
+Edges show their kind (``#`` city, ``|``/``-`` road, ``.`` field), the centre a cloister
+(``o``); a follower shows as its owner's seat number (1-based) on its segment: on the first
+edge of a city or road, on a corner for a field, in the centre for a cloister.
+"""
+
+from __future__ import annotations
+
+from domain.board import Board
+from domain.state import GameState
+from domain.tiles import Kind
+
+_EDGE_CELLS = ((0, 1), (1, 2), (2, 1), (1, 0))  # (row, col) of N, E, S, W
+_HALF_CELLS = ((0, 0), (0, 2), (0, 2), (2, 2), (2, 2), (2, 0), (2, 0), (0, 0))
+_ROAD_CHARS = ("|", "-", "|", "-")
+_KIND_CHARS = {1: "#", 3: "."}
+
+
+def _tile_block(board: Board, index: int, marks: dict[int, str]) -> list[list[str]]:
+    placed = board.tiles[index]
+    o = placed.orientation
+    cells = [[".", ".", "."] for _ in range(3)]
+    for edge, code in enumerate(o.edge_codes):
+        r, c = _EDGE_CELLS[edge]
+        cells[r][c] = _ROAD_CHARS[edge] if code == 2 else _KIND_CHARS[code]
+    cells[1][1] = "o" if placed.tile.cloister else " "
+    for i, seg in enumerate(placed.tile.segments):
+        mark = marks.get(placed.base + i)
+        if mark is None:
+            continue
+        if seg.kind in (Kind.CITY, Kind.ROAD):
+            edge = o.edge_segment.index(i)
+            r, c = _EDGE_CELLS[edge]
+        elif seg.kind == Kind.FIELD and seg.halves:
+            r, c = _HALF_CELLS[o.half_segment.index(i)]
+        else:
+            r, c = 1, 1
+        cells[r][c] = mark
+    return cells
+
+
+def render_board(state: GameState) -> str:
+    board = state.board
+    marks: dict[int, str] = {}
+    for feature in board.graph.roots():
+        for player, sid in feature.meeples:
+            marks[sid] = str(player + 1)
+    xs = [t.pos[0] for t in board.tiles]
+    ys = [t.pos[1] for t in board.tiles]
+    width = max(xs) - min(xs) + 1
+    rows = [[" "] * (3 * width) for _ in range(3 * (max(ys) - min(ys) + 1))]
+    for placed in board.tiles:
+        block = _tile_block(board, placed.index, marks)
+        ox = 3 * (placed.pos[0] - min(xs))
+        oy = 3 * (placed.pos[1] - min(ys))
+        for r in range(3):
+            rows[oy + r][ox : ox + 3] = block[r]
+    return "\n".join("".join(row).rstrip() for row in rows)
