@@ -13,7 +13,7 @@ from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
-from urllib.parse import unquote, urlparse
+from urllib.parse import parse_qs, unquote, urlparse
 from uuid import UUID
 
 import msgspec
@@ -176,6 +176,8 @@ def store_env(url: str) -> dict[str, str]:
             "POSTGRES_USER": unquote(parts.username or os.environ.get("USER", "postgres")),
             "POSTGRES_PASSWORD": unquote(parts.password or ""),
             "POSTGRES_CONNECT_TIMEOUT": "5",
+            # ?schema=NAME keeps several independent stores in one database (tests, tenants).
+            **({"POSTGRES_SCHEMA": schema} if (schema := _query_value(parts.query, "schema")) else {}),
         }
     path = url.removeprefix("sqlite:")
     # Ids stay text on reading: each event carries its game id in its own payload, so turning
@@ -185,6 +187,11 @@ def store_env(url: str) -> dict[str, str]:
         "SQLITE_DBNAME": path,
         "ORIGINATOR_ID_TYPE": "text",
     }
+
+
+def _query_value(query: str, key: str) -> str | None:
+    values = parse_qs(query).get(key)
+    return values[0] if values else None
 
 
 def open_store(url: str | None = None) -> GameStore:

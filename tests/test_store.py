@@ -1,12 +1,10 @@
 """The store contract, run against every backend: in memory, SQLite and PostgreSQL.
 
-PostgreSQL is the server on 127.0.0.1:5432 (database ``test``; ``$CARC_TEST_POSTGRES``
-overrides the URL). In CI an unreachable server fails these tests instead of skipping them.
+PostgreSQL is a fresh schema on the server at 127.0.0.1:5432 (see ``conftest.py``).
 """
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 from pathlib import Path
 from uuid import uuid4
@@ -17,9 +15,6 @@ from domain.aggregate import Game
 from domain.bots import play_bot_game
 from domain.store import GameStore, StoreError, open_store
 from projections.board import board_view
-from tests.reference import in_ci
-
-POSTGRES_URL = os.environ.get("CARC_TEST_POSTGRES", "postgresql://postgres@127.0.0.1:5432/test")
 
 
 @pytest.fixture(params=["memory", "sqlite", "postgres"])
@@ -29,13 +24,8 @@ def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[GameStore]
     elif request.param == "sqlite":
         url = str(tmp_path / "games.sqlite")
     else:
-        url = POSTGRES_URL
-    try:
-        opened = open_store(url)
-    except StoreError as e:
-        if request.param == "postgres" and not in_ci():
-            pytest.skip(f"PostgreSQL unreachable outside CI: {e}")
-        raise
+        url = request.getfixturevalue("postgres_url")
+    opened = open_store(url)
     yield opened
     opened.close()
 
