@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from domain.commands import Command, Deploy, Pass, PlaceTile
 from domain.state import GameState, Phase
 from domain.tiles import Kind
 
@@ -26,3 +27,15 @@ def legal_deployments(state: GameState) -> list[str]:
         for i, seg in enumerate(placed.tile.segments)
         if (farmers or seg.kind != Kind.FIELD) and not graph.feature(placed.base + i).meeples
     ]
+
+
+def legal_commands(state: GameState) -> list[Command]:
+    """Every command the current player may give now; empty when nobody is to act.
+
+    Clients (bots, the HTTP service, user interfaces) offer exactly these.
+    """
+    if state.phase == Phase.PLACE:
+        return [PlaceTile(x=x, y=y, rotation=r) for x, y, r in legal_placements(state)]
+    if state.phase == Phase.ACTION:
+        return [*(Deploy(location=loc) for loc in legal_deployments(state)), Pass()]
+    return []
