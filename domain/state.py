@@ -295,6 +295,17 @@ def bridge_or_segment(state: GameState, placed: PlacedTile, location: str) -> in
 BRIDGE_NAMES = {"NS": "N+S", "EW": "E+W"}
 
 
+def segment_location(board: Board, sid: int) -> tuple[int, int, str]:
+    """(x, y, location name) of a segment id, a bridge's road included."""
+    placed = board.tiles[board.graph.segment_tile[sid]]
+    names = placed.orientation.names
+    index = sid - placed.base
+    if 0 <= index < len(names):
+        return placed.pos[0], placed.pos[1], names[index]
+    assert placed.bridge is not None
+    return placed.pos[0], placed.pos[1], BRIDGE_NAMES[placed.bridge]
+
+
 def _passed(state: GameState, e: ev.Passed) -> None:
     if e.step == "castle":
         root = castle_offer(state)

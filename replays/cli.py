@@ -20,10 +20,11 @@ from rich.table import Table
 from domain.aggregate import Game
 from domain.bots import DEFAULT_NAMES, play_bot_game
 from domain.errors import RuleViolation
-from domain.rules import RuleSet
+from domain.rules import ORDERS, VARIANTS, RuleSet
 from domain.store import DEFAULT_DB, GameStore, StoreError, open_store
 from domain.tiles import EXPANSIONS
 from projections.board import board_view
+from projections.explain import explain_turn, turns_in
 from projections.scores import score_report, standings
 from projections.text import render_board
 
@@ -92,6 +93,22 @@ def parse_expansions(text: str) -> tuple[str, ...]:
     return chosen
 
 
+def parse_rules(order: str, variants: list[str]) -> RuleSet:
+    """A rule set from `--order` and `--variant NAME[=on|off]` options."""
+    if order not in ORDERS:
+        fail(f"unknown ordering {order!r}; choose from {', '.join(ORDERS)}")
+    switches: dict[str, bool] = {}
+    for text in variants:
+        name, _, value = text.partition("=")
+        field = VARIANTS.get(name.strip().upper())
+        if field is None:
+            fail(f"unknown variant {name!r}; choose from {', '.join(VARIANTS)}")
+        if value.strip().lower() not in ("", "on", "off"):
+            fail(f"variant {name} takes =on or =off, not ={value}")
+        switches[field] = value.strip().lower() != "off"
+    return RuleSet(order=order, **switches)
+
+
 def print_standings(game: Game, title: str) -> None:
     out.print(title, highlight=False, soft_wrap=True)
     table = Table()
@@ -113,6 +130,20 @@ def play(
     names: Annotated[
         str | None, typer.Option("--names", help="Comma-separated player names (default Alice, Bob…).")
     ] = None,
+    order: Annotated[
+        str,
+        typer.Option(
+            "--order", help="Builder-versus-bazaar ordering: hig, builder-first, facedown or jcz (V-ORDER-*)."
+        ),
+    ] = "hig",
+    variant: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--variant",
+            help="A rule variant by its RULES.md id, e.g. V-CASTLE-ENDS or V-CASTLE-SAME-TURN=off "
+            "(repeatable).",
+        ),
+    ] = None,
     db: DbOption = DEFAULT_DB,
     json: JsonOption = False,
 ) -> None:
@@ -121,8 +152,9 @@ def play(
     seats = tuple(n.strip() for n in names.split(",")) if names else DEFAULT_NAMES[:players]
     if len(seats) != players:
         fail(f"--names gives {len(seats)} names for {players} players")
+    rules = parse_rules(order, variant or [])
     with user_errors():
-        game = play_bot_game(seats, seed, expansions=sets, rules=RuleSet())
+        game = play_bot_game(seats, seed, expansions=sets, rules=rules)
         store = open_store(db)
         store.save_game(game)
         reloaded = store.load(game.id)
@@ -135,6 +167,7 @@ def play(
                 "game": report.game,
                 "seed": seed,
                 "expansions": sets,
+                "rules": rules,
                 "final": report.final,
                 "standings": report.standings,
                 "events": reloaded.version,
@@ -216,6 +249,34 @@ def show(
         return
     out.print(render_board(loaded.state), highlight=False, markup=False)
     print_standings(loaded, f"Event {loaded.version}, turn {loaded.state.turn}, {loaded.state.phase}")
+
+
+@app.command()
+def explain(
+    game_id: GameArgument,
+    turn: Annotated[int, typer.Option("--turn", "-t", min=1, help="The turn to explain (1 = the first).")],
+    db: DbOption = DEFAULT_DB,
+    json: JsonOption = False,
+) -> None:
+    """The turn parts of one turn, event by event, with the rule id behind each step."""
+    with user_errors():
+        store = open_store(db)
+        events = store.game_events(resolve_game(store, game_id))
+    total = turns_in(events)
+    if turn > total:
+        fail(f"the game has {total} turns; there is no turn {turn}")
+    explanation = explain_turn(events, turn)
+    if json:
+        print_json(explanation)
+        return
+    out.print(f"Turn {turn}, played under {explanation.ordering}", highlight=False)
+    table = Table()
+    for column in ("event", "part", "step", "rule", "details"):
+        table.add_column(column)
+    for step in explanation.steps:
+        details = ", ".join(f"{k}={v}" for k, v in step.details.items())
+        table.add_row(str(step.version), step.part, step.event, step.rule, details)
+    out.print(table)
 
 
 def main() -> None:
