@@ -7,8 +7,8 @@ from collections.abc import Sequence
 from uuid import UUID
 
 from domain.aggregate import Game
-from domain.commands import Bid, BridgeSpot, ChooseBazaarTile, Command, Deploy, Pass, PlaceBridge, PlaceTile
-from domain.moves import expected_step, legal_commands, legal_placements
+from domain.commands import Bid, ChooseBazaarTile, Command, Deploy, Pass, PlaceBridge
+from domain.moves import expected_step, legal_commands, place_command, placement_options
 from domain.rules import RuleSet
 from domain.state import GameState
 from domain.tiles import draw_pile
@@ -32,13 +32,7 @@ class RandomBot:
         rng = self.rng
         step = decision.step
         if step == "place":
-            x, y, rotation = rng.choice(legal_placements(state))
-            bridge = None
-            if (x, y, rotation) not in state.board.placements(state.tile):  # type: ignore[arg-type]
-                spot = state.board.bridge_fix(state.tile, (x, y), rotation)  # type: ignore[arg-type]
-                assert spot is not None
-                bridge = BridgeSpot(x=spot[0], y=spot[1], axis=spot[2])  # type: ignore[arg-type]
-            return decision.player, PlaceTile(x=x, y=y, rotation=rotation, bridge=bridge)
+            return decision.player, place_command(rng.choice(placement_options(state)))
         options = legal_commands(state)
         if step == "action":
             bridges = [c for c in options if isinstance(c, PlaceBridge)]

@@ -39,6 +39,11 @@ class Decision(NamedTuple):
 
 def expected_step(state: GameState) -> Decision | None:
     """The decision the game waits for, or None when the engine moves on by itself."""
+    found: Decision | None = state.memoized("step", lambda: _expected_step(state))
+    return found
+
+
+def _expected_step(state: GameState) -> Decision | None:
     phase = state.phase
     if phase == Phase.PLACE:
         return Decision("place", state.current)
@@ -74,14 +79,27 @@ def bridges_in_play(state: GameState) -> bool:
     return "bcb" in state.expansions and state.bridges[state.current] > 0
 
 
-def legal_placements(state: GameState) -> list[tuple[int, int, int]]:
-    """Every (x, y, rotation) the held tile may take, bridges considered (R-BASE-3, R-BRIDGE-4)."""
+Placement = tuple[int, int, int, BridgeSpot | None]  # x, y, rotation, the bridge it needs
+
+
+def placement_options(state: GameState) -> list[Placement]:
+    """Every placement of the held tile, each with the bridge it needs (R-BASE-3, R-BRIDGE-4)."""
+    found: list[Placement] = state.memoized("placements", lambda: _placement_options(state))
+    return found
+
+
+def _placement_options(state: GameState) -> list[Placement]:
     if state.phase != Phase.PLACE or state.tile is None:
         return []
-    found = state.board.placements(state.tile)
+    found: list[Placement] = [(x, y, r, None) for x, y, r in state.board.placements(state.tile)]
     if bridges_in_play(state):
-        found += [(x, y, r) for x, y, r, _ in state.board.bridged_placements(state.tile)]
+        found += state.board.bridged_placements(state.tile)
     return found
+
+
+def legal_placements(state: GameState) -> list[tuple[int, int, int]]:
+    """Every (x, y, rotation) the held tile may take, bridges considered (R-BASE-3, R-BRIDGE-4)."""
+    return [(x, y, r) for x, y, r, _ in placement_options(state)]
 
 
 def fits_somewhere(state: GameState) -> bool:
@@ -89,7 +107,7 @@ def fits_somewhere(state: GameState) -> bool:
     assert held is not None
     if state.board.fits_somewhere(held):
         return True
-    return bridges_in_play(state) and bool(state.board.bridged_placements(held))
+    return bool(placement_options(state))
 
 
 def bridge_spots(state: GameState) -> list[BridgeSpot]:
@@ -163,16 +181,7 @@ def legal_commands(state: GameState) -> list[Command]:
         return []
     step = decision.step
     if step == "place":
-        assert state.tile is not None
-        commands: list[Command] = [
-            PlaceTile(x=x, y=y, rotation=r) for x, y, r in state.board.placements(state.tile)
-        ]
-        if bridges_in_play(state):
-            commands += [
-                PlaceTile(x=x, y=y, rotation=r, bridge=BridgeSpec(x=s[0], y=s[1], axis=s[2]))  # type: ignore[arg-type]
-                for x, y, r, s in state.board.bridged_placements(state.tile)
-            ]
-        return commands
+        return [place_command(p) for p in placement_options(state)]
     if step == "action":
         return [
             *(PlaceBridge(x=x, y=y, axis=axis) for x, y, axis in bridge_spots(state)),  # type: ignore[arg-type]
@@ -209,6 +218,14 @@ def legal_commands(state: GameState) -> list[Command]:
     if not state.rules.bazaar_no_credit or state.scores[decision.player] >= auction.high:
         deal.insert(0, Buy())
     return deal
+
+
+def place_command(placement: Placement) -> PlaceTile:
+    x, y, rotation, spot = placement
+    if spot is None:
+        return PlaceTile(x=x, y=y, rotation=rotation)
+    bridge = BridgeSpec(x=spot[0], y=spot[1], axis=spot[2])  # type: ignore[arg-type]
+    return PlaceTile(x=x, y=y, rotation=rotation, bridge=bridge)
 
 
 def max_bid(state: GameState, player: int) -> int:

@@ -78,6 +78,8 @@ class GameState:
         "from_pile",
         "goods",
         "id",
+        "memo",
+        "memo_version",
         "next_draw",
         "part",
         "part_count",
@@ -133,6 +135,18 @@ class GameState:
         self.deferred: list[int] = []  # hosts of deferred bazaars, oldest first
         self.auction: Auction | None = None
         self.won_tiles: dict[int, str] = {}  # bazaar tiles not yet played, by player
+        self.memo: dict[str, Any] = {}  # answers computed from this version of the state
+        self.memo_version = -1
+
+    def memoized(self, key: str, compute: Callable[[], Any]) -> Any:
+        """`compute()` once per state version: the sequencer, decide and clients ask alike."""
+        if self.memo_version != self.version:
+            self.memo = {}
+            self.memo_version = self.version
+        memo = self.memo
+        if key not in memo:
+            memo[key] = compute()
+        return memo[key]
 
     @property
     def pile_left(self) -> int:
@@ -152,6 +166,10 @@ class GameState:
 
     def completions(self) -> list[Feature]:
         """Features completed in this part: by the tile placed or the bridge laid (R-BASE-5)."""
+        result: list[Feature] = self.memoized("completions", self._completions)
+        return result
+
+    def _completions(self) -> list[Feature]:
         if self.placed is None:
             return []
         found = completed_by(self.board, self.placed)
@@ -354,8 +372,10 @@ def _castle_built(state: GameState, e: ev.CastleBuilt) -> None:
 
 def castle_candidates(state: GameState) -> list[tuple[int, list[Feature]]]:
     """Castles this part's completions trigger, each with the features it may score (R-CASTLE-6)."""
+    if not state.castles:
+        return []
     completed = [f for f in state.completions() if not f.castle]
-    if not completed or not state.castles:
+    if not completed:
         return []
     found = []
     for index, castle in enumerate(state.castles):
