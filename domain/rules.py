@@ -18,3 +18,16 @@ class RuleSet(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=T
 
 
 DEFAULT_RULES = RuleSet()
+
+
+def audit_variants(rules: RuleSet) -> dict[str, RuleSet]:
+    """Every other reading of the rules a recorded game is re-checked under, by name.
+
+    The audit iterates over whatever this returns, so a new variant or turn ordering (V-…) is
+    audited as soon as it is listed here.
+    """
+    return {
+        f"farmers={'off' if rules.farmers else 'on'}": msgspec.structs.replace(
+            rules, farmers=not rules.farmers
+        ),
+    }
