@@ -14,7 +14,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from pathlib import Path
-from typing import Literal
 from uuid import UUID
 
 import msgspec
@@ -29,7 +28,7 @@ VERSION = 1
 
 
 class Header(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
-    format: Literal["carc-record"]
+    format: str  # FORMAT; checked first, with the version (see _Signature)
     version: int
     game: UUID
     players: tuple[str, ...]
@@ -60,7 +59,7 @@ class RecordError(Exception):
 
 
 _ENCODER = msgspec.json.Encoder()
-_EVENT = msgspec.json.Decoder(ev.GameEvent)
+_EVENT: msgspec.json.Decoder[ev.Event] = msgspec.json.Decoder(ev.GameEvent)
 _KEYS = msgspec.json.Decoder(dict[str, msgspec.Raw])  # field names only; values stay unparsed
 _SIGNATURE = msgspec.json.Decoder(_Signature)
 _HEADER = msgspec.json.Decoder(Header)
