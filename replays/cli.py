@@ -16,6 +16,7 @@ from uuid import UUID
 import msgspec
 import typer
 from rich.console import Console
+from rich.progress import Progress
 from rich.table import Table
 
 from domain import events as ev
@@ -26,6 +27,7 @@ from domain.replay import ReplayError, Verdict, audit, describe, events_through_
 from domain.rules import RuleSet
 from domain.store import DEFAULT_DB, GameStore, StoreError, open_store, storage_errors
 from domain.tiles import EXPANSIONS
+from projections.analytics import Format, export_analytics
 from projections.board import board_view
 from projections.scores import score_report, standings
 from projections.text import render_board
@@ -341,6 +343,43 @@ def audit_(source: SourceArgument, db: DbOption = DEFAULT_DB, json: JsonOption =
                 r.message,
                 f"{points} (at {r.reached})",
             )
+    out.print(table)
+
+
+@app.command("export-analytics")
+def export_analytics_(
+    games: Annotated[
+        list[str] | None, typer.Argument(help="Game ids or prefixes (default: every game).")
+    ] = None,
+    fmt: Annotated[Format, typer.Option("--format", help="parquet or csv.")] = "parquet",
+    output: Annotated[Path, typer.Option("--output", "-o", help="Folder for the table files.")] = Path(
+        "analytics"
+    ),
+    db: DbOption = DEFAULT_DB,
+    json: JsonOption = False,
+) -> None:
+    """Write the analytics tables (games, events, scores, features, bids) of stored games."""
+    with user_errors():
+        store = open_store(db)
+        ids = (
+            [resolve_game(store, g) for g in games]
+            if games
+            else [s.originator_id for s in store.started_games()]
+        )
+        with Progress(console=err, transient=True) as progress:
+            task = progress.add_task("exporting games", total=len(ids))
+            try:
+                written = export_analytics(store, ids, fmt, output, on_game=lambda: progress.advance(task))
+            except OSError as e:
+                fail(f"cannot write to {output}: {e}")
+    if json:
+        print_json({"games": len(ids), "folder": str(output), "rows": written})
+        return
+    table = Table(title=f"{len(ids)} game(s) written to {output} as {fmt}")
+    table.add_column("table")
+    table.add_column("rows", justify="right")
+    for name, rows in written.items():
+        table.add_row(f"{name}.{fmt}", str(rows))
     out.print(table)
 
 
