@@ -188,8 +188,15 @@ def load_events(source: str, db: str) -> list[ev.Event]:
     path = Path(source)
     if path.is_file():
         return records.read(path)[1]
-    store = open_store(db)
-    return store.game_events(resolve_game(store, source))
+    return stored_events(open_store(db), source)
+
+
+def stored_events(store: GameStore, game: str) -> list[ev.Event]:
+    game_id = resolve_game(store, game)
+    events = store.game_events(game_id)
+    if not events:
+        raise StoreError(f"no game {game_id} in this store")
+    return events
 
 
 def replayed(events: list[ev.Event], until: int | None, turn: int | None) -> Game:
@@ -255,8 +262,7 @@ def export(
 ) -> None:
     """Write a stored game to a recorded-game file (JSON Lines, see README)."""
     with user_errors():
-        store = open_store(db)
-        events = store.game_events(resolve_game(store, game))
+        events = stored_events(open_store(db), game)
     try:
         records.write(events, output)
     except OSError as e:

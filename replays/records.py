@@ -135,10 +135,10 @@ def load(lines: Iterable[bytes]) -> tuple[Game, list[ev.Event]]:
 def _header(line: bytes) -> Header:
     try:
         signature = _SIGNATURE.decode(line)
+    except msgspec.ValidationError as e:  # a DecodeError too: caught first
+        raise RecordError(1, f"not a {FORMAT} header ({e})") from None
     except msgspec.DecodeError as e:
         raise RecordError(1, f"the header is not valid JSON ({e})") from None
-    except msgspec.ValidationError as e:
-        raise RecordError(1, f"not a {FORMAT} header ({e})") from None
     if signature.format != FORMAT:
         raise RecordError(1, f"not a {FORMAT} file (format {signature.format!r})")
     if signature.version != VERSION:
@@ -159,10 +159,10 @@ def _event(number: int, line: bytes) -> ev.Event:
         raise RecordError(number, "empty line where an event is due")
     try:
         event = _EVENT.decode(line)
+    except msgspec.ValidationError as e:  # a DecodeError too: caught first
+        raise RecordError(number, _invalid(line, e)) from None
     except msgspec.DecodeError as e:
         raise RecordError(number, f"not valid JSON ({e}); is the line cut short?") from None
-    except msgspec.ValidationError as e:
-        raise RecordError(number, _invalid(line, e)) from None
     unknown = sorted(_KEYS.decode(line).keys() - _FIELDS[type(event)])
     if unknown:
         raise RecordError(number, f"{type(event).__name__} has no field {', '.join(map(repr, unknown))}")
