@@ -183,11 +183,15 @@ def games(db: DbOption = DEFAULT_DB, json: JsonOption = False) -> None:
     out.print(table)
 
 
-def load_events(source: str, db: str) -> list[ev.Event]:
-    """The events of a recorded-game file (checked line by line) or of a stored game."""
+def load_events(source: str, db: str, *, check: bool = True) -> list[ev.Event]:
+    """The events of a recorded-game file or of a stored game.
+
+    A file's lines are checked for form, and against its rules when `check` (errors then name
+    the line); the audit checks rules itself, under each rule set, so it passes False.
+    """
     path = Path(source)
     if path.is_file():
-        return records.read(path)[1]
+        return records.read(path)[1] if check else records.read_events(path)
     return stored_events(open_store(db), source)
 
 
@@ -327,7 +331,7 @@ def audit_reading(verdict: Verdict) -> AuditReading:
 def audit_(source: SourceArgument, db: DbOption = DEFAULT_DB, json: JsonOption = False) -> None:
     """Re-check one game under its own rule set and every other variant and ordering."""
     with user_errors():
-        events = load_events(source, db)
+        events = load_events(source, db, check=False)
         readings = {name: audit_reading(v) for name, v in audit(events).items()}
     game_id = str(events[0].originator_id)
     if json:

@@ -12,8 +12,10 @@ RecordError naming the line; a caller stores nothing until a whole file has been
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
+from typing import BinaryIO
 from uuid import UUID
 
 import msgspec
@@ -46,12 +48,13 @@ class _Signature(msgspec.Struct, frozen=True):
 
 
 class RecordError(Exception):
-    """A recorded-game file we refuse: the 1-based line, and the event and rule if one is at stake."""
+    """A recorded-game file we refuse: the 1-based line (None: the file cannot be read at all),
+    and the event and rule if one is at stake."""
 
     def __init__(
-        self, line: int, message: str, event: ev.Event | None = None, rule: str | None = None
+        self, line: int | None, message: str, event: ev.Event | None = None, rule: str | None = None
     ) -> None:
-        super().__init__(f"line {line}: {message}")
+        super().__init__(message if line is None else f"line {line}: {message}")
         self.line = line
         self.message = message
         self.event = event
@@ -94,42 +97,66 @@ def write(events: Sequence[ev.Event], path: Path) -> None:
     path.write_bytes(encode(events))
 
 
-def read(path: Path) -> tuple[Game, list[ev.Event]]:
+@contextmanager
+def _opened(path: Path) -> Iterator[BinaryIO]:
     try:
         with path.open("rb") as lines:
-            return load(lines)
+            yield lines
     except OSError as e:
-        raise RecordError(0, f"cannot read {path}: {e.strerror}") from None
+        raise RecordError(None, f"cannot read {path}: {e.strerror}") from None
+
+
+def read(path: Path) -> tuple[Game, list[ev.Event]]:
+    """A file's game and events, every event checked against the rules (see `load`)."""
+    with _opened(path) as lines:
+        return load(lines)
+
+
+def read_events(path: Path) -> list[ev.Event]:
+    """A file's events, checked for form only: for the audit, which checks each rule set itself."""
+    with _opened(path) as lines:
+        return [event for _, event in _events(lines)]
 
 
 def load(lines: Iterable[bytes]) -> tuple[Game, list[ev.Event]]:
-    """Read and validate a file's lines: the game they build and its events, or a RecordError."""
-    numbered = enumerate(lines, start=1)
-    first = next(numbered, None)
-    if first is None:
-        raise RecordError(1, "the file is empty; a recorded game starts with its header line")
-    header = _header(first[1])
+    """Read and validate a file's lines: the game they build and its events, or a RecordError.
+
+    Lines are checked in order, each one's form and then its event's legality, so the error
+    reported is the first one in the file.
+    """
     rebuilt = Replay()
     events: list[ev.Event] = []
-    number = 1
-    for number, line in numbered:
-        event = _event(number, line)
-        if number == 2:
-            _agrees(header, event)
-        if len(events) == header.events:
-            raise RecordError(number, f"more events than the {header.events} the header announces")
+    for number, event in _events(lines):
         try:
             rebuilt.apply(event)
         except ReplayError as e:
             cited = f"{e.rule}: " if e.rule else ""
             raise RecordError(number, f"{describe(event)}: {cited}{e.message}", event, e.rule) from None
         events.append(event)
-    if len(events) < header.events:
-        raise RecordError(
-            number + 1, f"the file ends after {len(events)} events; the header announces {header.events}"
-        )
-    assert rebuilt.game is not None  # the header announces at least one event
+    assert rebuilt.game is not None  # _events yields at least the start
     return rebuilt.game, events
+
+
+def _events(lines: Iterable[bytes]) -> Iterator[tuple[int, ev.Event]]:
+    """Each event with its line number, checked for form only (not against the rules)."""
+    numbered = enumerate(lines, start=1)
+    first = next(numbered, None)
+    if first is None:
+        raise RecordError(1, "the file is empty; a recorded game starts with its header line")
+    header = _header(first[1])
+    count = number = 0
+    for number, line in numbered:
+        event = _event(number, line)
+        if number == 2:
+            _agrees(header, event)
+        if count == header.events:
+            raise RecordError(number, f"more events than the {header.events} the header announces")
+        count += 1
+        yield number, event
+    if count < header.events:
+        raise RecordError(
+            number + 1, f"the file ends after {count} events; the header announces {header.events}"
+        )
 
 
 def _header(line: bytes) -> Header:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import msgspec
 import pytest
 from typer.testing import CliRunner
 
@@ -86,3 +87,21 @@ def test_every_event_type_is_either_a_decision_or_the_engines_own() -> None:
     kinds = set(ev.EVENT_TYPES.values()) - {ev.GameStarted}
     assert set(DECISIONS) | set(ENGINE_RULES) == kinds
     assert not set(DECISIONS) & set(ENGINE_RULES)
+
+
+def test_r_base_4_a_file_illegal_under_its_own_rules_is_audited_and_refused_on_import(tmp_path: Path) -> None:
+    """The same moves recorded as a game without farmers: import refuses the farmer's line;
+    the audit still reads the file and finds it legal only with farmers."""
+    started = EVENTS[0]
+    assert isinstance(started, ev.GameStarted)
+    path = tmp_path / "no-farmers.jsonl"
+    records.write([msgspec.structs.replace(started, rules=RuleSet(farmers=False)), *EVENTS[1:]], path)
+    result = CliRunner().invoke(app, ["import", str(path), "--db", str(tmp_path / "g.sqlite")])
+    assert result.exit_code == 1
+    message = " ".join(result.stderr.split())
+    assert f"line {DEPLOYED + 2}: FollowerDeployed(" in message and "R-BASE-4" in message
+    result = CliRunner().invoke(app, ["audit", str(path), "--json"])
+    assert result.exit_code == 0, result.stderr
+    readings = json.loads(result.stdout)["readings"]
+    assert (readings["recorded"]["legal"], readings["recorded"]["event"]) == (False, DEPLOYED + 1)
+    assert readings["farmers=on"]["legal"]

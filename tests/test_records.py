@@ -150,7 +150,7 @@ def test_an_empty_file_and_a_missing_file(tmp_path: Path) -> None:
         assert code == 1 and words in err
 
 
-def _line_of_error(lines: list[bytes]) -> int:
+def _line_of_error(lines: list[bytes]) -> int | None:
     with pytest.raises(RecordError) as info:
         records.load(lines)
     return info.value.line
