@@ -50,9 +50,13 @@ _HALVES = {"NL": "Nw", "NR": "Ne", "EL": "En", "ER": "Es", "SL": "Se", "SR": "Sw
 
 
 class JczError(Exception):
-    """A save we cannot read or replay; `index` is the message it concerns, if any."""
+    """A save we cannot read or replay."""
 
-    def __init__(self, message: str, index: int | None = None) -> None:
+
+class JczRefused(JczError):
+    """A message of the save that our rules (or JCZ's draws as we reproduce them) do not allow."""
+
+    def __init__(self, message: str, index: int) -> None:
         super().__init__(message)
         self.index = index
 
@@ -195,7 +199,9 @@ def _from_4x(old: Jcz4Save) -> JczSave:
         replay.append(JczMessage(type=m.type, payload=payload))
     return JczSave(
         setup=JczSetup(
-            sets={_JCZ4_SETS.get(name, name.lower()): copies for name, copies in old.setup.expansions.items()},
+            sets={
+                _JCZ4_SETS.get(name, name.lower()): copies for name, copies in old.setup.expansions.items()
+            },
             rules=old.setup.rules,
             start=(JczStart(tile=START_TILE, x=0, y=0, rotation=0),),
         ),
@@ -219,14 +225,19 @@ def read_jcz(path: str | Path) -> JczSave:
     except OSError as e:
         raise JczError(f"{path}: cannot read: {e.strerror}") from e
     try:
-        raw = msgspec.json.decode(data)
-        if isinstance(raw, dict) and "slots" in raw and "players" not in raw:
-            return _from_4x(msgspec.convert(raw, Jcz4Save))
-        return msgspec.convert(raw, JczSave)
+        return _DECODE_5X.decode(data)
     except msgspec.DecodeError as e:
-        raise JczError(f"{path}: not JSON: {e}") from e
-    except msgspec.ValidationError as e:
-        raise JczError(f"{path}: not a JCloisterZone save: {e}") from e
+        error: Exception = e
+    try:  # the older schema, tried only when the file is no 5.x save
+        return _from_4x(_DECODE_4X.decode(data))
+    except msgspec.DecodeError:
+        pass
+    kind = "not a JCloisterZone save" if isinstance(error, msgspec.ValidationError) else "not JSON"
+    raise JczError(f"{path}: {kind}: {error}")
+
+
+_DECODE_5X = msgspec.json.Decoder(JczSave)
+_DECODE_4X = msgspec.json.Decoder(Jcz4Save)
 
 
 def set_name(key: str) -> str:
@@ -242,14 +253,36 @@ def expansions_of(save: JczSave) -> tuple[str, ...]:
 
 
 def unsupported(save: JczSave) -> str | None:
-    """What the save needs that our engine does not implement, or None if it can be replayed."""
+    """What the save needs that our engine does not implement, or None if it can be replayed.
+
+    An expansion of ours is needed when its tile set or one of its elements is in play; sets,
+    elements and rules we do not know at all are named one by one.
+    """
     setup = save.setup
-    missing = [f"set {set_name(k)}" for k in setup.sets if SET_CODES.get(set_name(k)) not in SUPPORTED]
-    supported_elements = set().union(*(JCZ_EXPANSIONS[code][1] for code in SUPPORTED))
-    missing += [f"element {e}" for e in setup.elements if e not in supported_elements]
+    needs: dict[str, list[str]] = {}
+    unknown: list[str] = []
+    for key, copies in setup.sets.items():
+        code = SET_CODES.get(set_name(key))
+        if copies > 0 and code is None:
+            unknown.append(f"set {set_name(key)}")
+        elif copies > 0 and code is not None:
+            needs.setdefault(code, []).append(f"{set_name(key)} tiles")
+    for element, value in setup.elements.items():
+        if not value:  # 0 figures, or switched off: not in play
+            continue
+        code = next((c for c, (_, elements) in JCZ_EXPANSIONS.items() if element in elements), None)
+        if code is None:
+            unknown.append(f"element {element}")
+        else:
+            needs.setdefault(code, []).append(element)
+    missing = [f"{code} ({', '.join(what)})" for code, what in needs.items() if code not in SUPPORTED]
+    missing += unknown
     missing += [f"rule {name}={value}" for name, value in setup.rules.items()]
     if not 2 <= len(save.players) <= 6:
         missing.append(f"{len(save.players)} player(s) (2 to 6 supported)")
+    if setup.start != (JczStart(tile=START_TILE, x=0, y=0, rotation=0),):  # R-BASE-2
+        given = "; ".join(f"{s.tile} at ({s.x},{s.y}) rotated {s.rotation}" for s in setup.start)
+        missing.append(f"start {given or 'without a tile'} (only {START_TILE} at (0,0) rotated 0)")
     return ", ".join(missing) or None
 
 
@@ -258,18 +291,13 @@ def jcz_rules(save: JczSave) -> RuleSet:
     elements = save.setup.elements
     switches = {name: value for name, value in JCZ_READING.items() if name in RuleSet.__struct_fields__}
     return msgspec.convert(
-        {"followers": elements.get("small-follower", 7), "farmers": bool(elements.get("farmers", True)), **switches},
+        {
+            "followers": elements.get("small-follower", 7),
+            "farmers": bool(elements.get("farmers", True)),
+            **switches,
+        },
         RuleSet,
     )
-
-
-def check_start(save: JczSave) -> None:
-    """Our engine starts every game from BA/RCr at (0,0) unrotated (R-BASE-2)."""
-    start = save.setup.start
-    expected = (JczStart(tile=START_TILE, x=0, y=0, rotation=0),)
-    if start != expected:
-        given = "; ".join(f"{s.tile} at ({s.x},{s.y}) rotated {s.rotation}" for s in start) or "none"
-        raise JczError(f"unsupported start tile(s): {given} (only {START_TILE} at (0,0) rotated 0)")
 
 
 def location_name(pointer: JczPointer) -> str:
@@ -308,7 +336,6 @@ def replay_jcz(save: JczSave, draw_order: Sequence[str], visitor: ReplayVisitor 
     missing = unsupported(save)
     if missing:
         raise JczError(f"needs what this engine does not support: {missing}")
-    check_start(save)
     strangers = sorted({t for t in draw_order if t not in TILES})
     if strangers:
         raise JczError(f"unknown tile id(s): {', '.join(strangers)}")
@@ -320,7 +347,10 @@ def replay_jcz(save: JczSave, draw_order: Sequence[str], visitor: ReplayVisitor 
     hooks = visitor or ReplayVisitor()
     state = game.state
     for index, message in enumerate(save.replay):
-        command = _command(index, message, state)
+        try:
+            command = _command(index, message, state)
+        except (KeyError, ValueError, TypeError) as e:  # a payload without its fields
+            raise JczError(f"message {index} ({message.type}) is malformed: {e!r}") from e
         if command is None:
             if message.type == "COMMIT":
                 hooks.committed(index, state)
@@ -330,7 +360,7 @@ def replay_jcz(save: JczSave, draw_order: Sequence[str], visitor: ReplayVisitor 
         try:
             game.execute(state.current, command)
         except RuleViolation as e:
-            raise JczError(f"message {index} ({message.type}) refused: {e}", index) from e
+            raise JczRefused(f"message {index} ({message.type}) refused: {e}", index) from e
     return game
 
 
@@ -341,19 +371,19 @@ def _command(index: int, message: JczMessage, state: GameState) -> Command | Non
         x, y = payload["position"]
         tile_id = payload["tileId"]
         if tile_id not in TILES:
-            raise JczError(f"message {index} places an unknown tile id {tile_id!r}", index)
+            raise JczError(f"message {index} places an unknown tile id {tile_id!r}")
         return PlaceTile(x=x, y=y, rotation=int(payload["rotation"][1:]), tile=tile_id)
     if kind == "DEPLOY_MEEPLE":
         figure = payload.get("meepleId", "").split(".")[1:2]
         if figure != ["small"]:
-            raise JczError(f"message {index} deploys a {'.'.join(figure) or 'figure'} we do not support", index)
+            raise JczError(f"message {index} deploys a {'.'.join(figure) or 'figure'} we do not support")
         try:
             return Deploy(location=location_name(msgspec.convert(payload["pointer"], JczPointer)))
         except (KeyError, msgspec.ValidationError) as e:
-            raise JczError(f"message {index}: unreadable pointer {payload.get('pointer')!r}", index) from e
+            raise JczError(f"message {index}: unreadable pointer {payload.get('pointer')!r}") from e
     if kind == "PASS":
         # JCloisterZone skips the follower step when nothing can be deployed; so do we.
         return Pass() if state.phase == Phase.ACTION else None
     if kind in ("COMMIT", "GAME_OVER"):  # GAME_OVER: 4.x's explicit end; our pile ends the game
         return None
-    raise JczError(f"message {index}: unsupported message type {kind}", index)
+    raise JczError(f"message {index}: unsupported message type {kind}")

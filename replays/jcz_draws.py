@@ -25,7 +25,7 @@ from collections.abc import Sequence
 from typing import Final, Literal
 
 from domain.tiles import TILES
-from replays.jcz import SET_CODES, JczDraw, JczError, JczMessage, JczSave, set_name
+from replays.jcz import SET_CODES, JczDraw, JczError, JczMessage, JczRefused, JczSave, set_name
 
 DrawKind = Literal["turn", "builder", "bazaar", "redraw"]
 
@@ -95,7 +95,7 @@ class JczDrawer:
     def draw(self, kind: DrawKind, after: int) -> str:
         """Take one tile out of the pack, for `kind`, while processing message `after`."""
         if self.left <= 0:
-            raise JczError(f"message {after} needs a tile but the pack is empty", after)
+            raise JczRefused(f"message {after} needs a tile but the pack is empty", after)
         n = len(self.draws)
         if n < len(self.forced):
             tile = self.forced[n]
@@ -199,7 +199,10 @@ class _Walk:
             random = message.payload.get("random")
             if isinstance(random, float | int):
                 self.drawer.reseed(float(random))
-            self.message(index, message)
+            try:
+                self.message(index, message)
+            except (KeyError, ValueError) as e:  # a payload without its field, a bid out of turn
+                raise JczRefused(f"message {index} ({message.type}) cannot be followed: {e!r}", index) from e
 
     def tile_step(self, player: int, kind: DrawKind, after: int) -> None:
         """The player's tile: their bazaar tile if the supply holds it next, else a draw."""
@@ -215,7 +218,7 @@ class _Walk:
                 self.held = None  # the pack is empty: the game ends
                 return
             player = self.current = (player + 1) % self.players
-        raise JczError(f"message {after}: bazaar tiles are owed but nobody can take one", after)
+        raise JczRefused(f"message {after}: bazaar tiles are owed but nobody can take one", after)
 
     def message(self, index: int, message: JczMessage) -> None:
         kind = message.type
@@ -237,11 +240,11 @@ class _Walk:
 
     def placed(self, index: int, tile_id: object) -> None:
         if not isinstance(tile_id, str) or tile_id not in TILES:
-            raise JczError(f"message {index} places an unknown tile id {tile_id!r}", index)
+            raise JczError(f"message {index} places an unknown tile id {tile_id!r}")
         while self.held != tile_id:
             # The drawn tile fitted nowhere: JCZ discarded it silently and drew again.
             if self.held is None or self.drawer.left == 0:
-                raise JczError(
+                raise JczRefused(
                     f"message {index} places {tile_id}, but JCloisterZone's draws give "
                     f"{self.held or 'no tile'}",
                     index,
@@ -292,12 +295,12 @@ class _Walk:
 
     def _running(self, index: int) -> _Auction:
         if self.auction is None:
-            raise JczError(f"message {index}: a bazaar message outside an auction", index)
+            raise JczRefused(f"message {index}: a bazaar message outside an auction", index)
         return self.auction
 
     def _sender(self, index: int, message: JczMessage) -> int:
         if message.player is None:
-            raise JczError(f"message {index} ({message.type}) does not say which player sent it", index)
+            raise JczError(f"message {index} ({message.type}) does not say which player sent it")
         return message.player
 
 
