@@ -23,7 +23,11 @@ def place(player: int, tile: str, x: int, y: int, rotation: int = 0) -> Message:
 
 def deploy(player: int, x: int, y: int, location: str, feature: str, figure: str = "small") -> Message:
     pointer = {"position": [x, y], "location": location, "feature": feature}
-    return {"type": "DEPLOY_MEEPLE", "payload": {"pointer": pointer, "meepleId": f"{player}.{figure}.1"}, "player": player}
+    return {
+        "type": "DEPLOY_MEEPLE",
+        "payload": {"pointer": pointer, "meepleId": f"{player}.{figure}.1"},
+        "player": player,
+    }
 
 
 def pass_(player: int) -> Message:
@@ -83,7 +87,12 @@ TWO_TURNS = save(
     ],
     ["BA/RFr", "BA/C"],
     end_turn=2,
-    assertions=["Ann has 2 points", "Bob has 4 points", "Bob scored city for 4 points", "Ann scored road for 2 points"],
+    assertions=[
+        "Ann has 2 points",
+        "Bob has 4 points",
+        "Bob scored city for 4 points",
+        "Ann scored road for 2 points",
+    ],
 )
 
 
