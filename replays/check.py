@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Literal
 
@@ -37,7 +37,7 @@ from replays.jcz import (
     replay_jcz,
     unsupported,
 )
-from replays.jcz_draws import plan_draws
+from replays.jcz_draws import DrawWalk
 
 Verdict = Literal["agrees", "disagrees", "unsupported", "error", "unchecked"]
 FAILING: frozenset[str] = frozenset({"disagrees", "error"})
@@ -144,11 +144,18 @@ class _Checker(ReplayVisitor):
         self.expectations = tuple(names)
 
     def run(self) -> Game:
-        plan = plan_draws(self.save)
         oracle = self.oracle
-        if oracle and oracle.natural and oracle.draws is not None:
-            _check_draws(plan.draws, oracle.draws)
-        return replay_jcz(self.save, plan.order, self)
+        expected = oracle.draws if oracle and oracle.natural else None
+        walk = DrawWalk(self.save)
+        try:
+            walk.run()
+        except JczRefused:
+            if expected is not None:  # a draw that went wrong earlier is the first disagreement
+                _check_draws(walk.draws, expected[: len(walk.draws)])
+            raise
+        if expected is not None:
+            _check_draws(walk.draws, expected)
+        return replay_jcz(self.save, walk.plan().order, self)
 
     def placement(self, index: int, state: GameState) -> None:
         if self.oracle is None:
@@ -293,7 +300,7 @@ def _seat(seats: dict[str, int], name: str, sentence: str) -> int:
     return seats[name]
 
 
-def _check_draws(ours: tuple[JczDraw, ...], theirs: tuple[JczDraw, ...]) -> None:
+def _check_draws(ours: Sequence[JczDraw], theirs: Sequence[JczDraw]) -> None:
     for i in range(max(len(ours), len(theirs))):
         mine = ours[i] if i < len(ours) else None
         their = theirs[i] if i < len(theirs) else None

@@ -305,7 +305,7 @@ class _Walk:
 
 
 class DrawPlan:
-    """What `plan_draws` found: the draws the log used, and the pile for our engine."""
+    """What the walk found: the draws the log used, and the whole pile for our engine."""
 
     __slots__ = ("draws", "order")
 
@@ -314,9 +314,21 @@ class DrawPlan:
         self.order = tuple(order)
 
 
+class DrawWalk(_Walk):
+    """`plan_draws` in two steps, for callers that compare the draws even when the walk fails."""
+
+    @property
+    def draws(self) -> list[JczDraw]:
+        return self.drawer.draws
+
+    def plan(self) -> DrawPlan:
+        """After `run`: the draws made, then the rest of the pack in the generator's order."""
+        draws = list(self.drawer.draws)
+        return DrawPlan(draws, [d.tile for d in draws] + self.drawer.rest())
+
+
 def plan_draws(save: JczSave) -> DrawPlan:
     """Every draw JCloisterZone made for this log, and the whole pile in draw order."""
-    walk = _Walk(save)
+    walk = DrawWalk(save)
     walk.run()
-    draws = list(walk.drawer.draws)
-    return DrawPlan(draws, [d.tile for d in draws] + walk.drawer.rest())
+    return walk.plan()
