@@ -232,6 +232,8 @@ def check(
     Exits with 1 when a game disagrees or a file cannot be read.
     """
     files = jcz_paths(paths)
+    if not files:
+        fail(f"no .jcz files in {', '.join(map(str, paths))}")
     results: list[CheckResult] = []
     # Progress goes to stderr, so that --json keeps stdout to its one document.
     with Progress(console=err, transient=True, disable=len(files) < 2) as progress:
@@ -244,7 +246,7 @@ def check(
         print_json({"results": results, "verdicts": verdicts})
     else:
         print_check_table(results, verdicts)
-    if any(r.verdict in FAILING for r in results) or not files:
+    if any(r.verdict in FAILING for r in results):
         raise typer.Exit(1)
 
 

@@ -27,8 +27,9 @@ from domain.catalogue import START_TILE
 from domain.commands import Command, Deploy, Pass, PlaceTile
 from domain.errors import RuleViolation
 from domain.geometry import EDGE_BY_NAME, EDGE_NAMES, HALF_BY_NAME, HALF_NAMES
+from domain.moves import legal_commands
 from domain.rules import RuleSet
-from domain.state import GameState, Phase
+from domain.state import GameState
 from domain.tiles import TILES
 
 # Our expansion codes -> the JCloisterZone tile set and the setup elements each one brings.
@@ -178,8 +179,12 @@ class Jcz4Save(msgspec.Struct, frozen=True):
     annotations: dict[str, Any] = {}
 
 
-_JCZ4_SETS = {"BASIC": "basic", "BRIDGES_CASTLES_AND_BAZAARS": "bridges-castles-and-bazaars"}
-_JCZ4_SETS["TRADERS_AND_BUILDERS"] = "traders-and-builders"
+# 4.x expansion names -> 5.x set ids; others are lower-cased, and `unsupported` names them.
+_JCZ4_SETS = {
+    "BASIC": "basic",
+    "BRIDGES_CASTLES_AND_BAZAARS": "bridges-castles-and-bazaars",
+    "TRADERS_AND_BUILDERS": "traders-and-builders",
+}
 _JCZ4_END = "#END"  # marks the end of a 4.x forced draw order: the pack is empty there
 
 
@@ -382,8 +387,9 @@ def _command(index: int, message: JczMessage, state: GameState) -> Command | Non
         except (KeyError, msgspec.ValidationError) as e:
             raise JczError(f"message {index}: unreadable pointer {payload.get('pointer')!r}") from e
     if kind == "PASS":
-        # JCloisterZone skips the follower step when nothing can be deployed; so do we.
-        return Pass() if state.phase == Phase.ACTION else None
+        # Whatever step the engine is at, if passing is legal there; JCloisterZone skips the
+        # follower step when nothing can be deployed, and so do we, so some PASSes answer nothing.
+        return Pass() if any(isinstance(c, Pass) for c in legal_commands(state)) else None
     if kind in ("COMMIT", "GAME_OVER"):  # GAME_OVER: 4.x's explicit end; our pile ends the game
         return None
     raise JczError(f"message {index}: unsupported message type {kind}")
