@@ -3,10 +3,10 @@
 A save records no draws of its own. Fixtures and the oracle games force them
 (`gameAnnotations.drawOrder`); a real game ("natural" save) keeps only the random numbers:
 `initialRandom` and the `random` each COMMIT carries. Following
-`reference/jcz/oracle-natural/README.md`, `JczDrawer.draw` takes the tiles out of the pack one at
-a time, for every purpose JCloisterZone draws for (a turn, a builder's second part, a bazaar
-supply, a redraw after a discard), and `plan_draws` walks the message log and draws each tile
-at the moment JCloisterZone needed it. Our engine records the whole pile in its first event
+`reference/jcz/oracle-natural/README.md`, `JczDrawer.draw` takes the tiles out of the pack one
+at a time, for every purpose JCloisterZone draws for (a turn, a builder's second part, a bazaar
+supply, a redraw after a discard), and `DrawWalk` (`plan_draws`) walks the message log and
+draws each tile at the moment JCloisterZone needed it. Our engine records the whole pile in its first event
 (R-BASE-2), so the replay gets the order this walk produced: the draws the log used, then
 the rest of the pack in the order the generator would continue to give it.
 
@@ -178,8 +178,22 @@ class _Auction:
         return [(player + i) % self.players for i in range(1, self.players + 1)]
 
 
-class _Walk:
-    """JCloisterZone's turn structure, as far as it decides when tiles are drawn."""
+class DrawPlan:
+    """What the walk found: the draws the log used, and the whole pile for our engine."""
+
+    __slots__ = ("draws", "order")
+
+    def __init__(self, draws: Sequence[JczDraw], order: Sequence[str]) -> None:
+        self.draws = tuple(draws)
+        self.order = tuple(order)
+
+
+class DrawWalk:
+    """JCloisterZone's turn structure, as far as it decides when tiles are drawn.
+
+    `run` draws along the message log; the draws made so far stay readable when it fails, so a
+    caller can tell which draw went wrong first.
+    """
 
     def __init__(self, save: JczSave) -> None:
         self.messages = save.replay
@@ -192,6 +206,15 @@ class _Walk:
         self.supply: list[tuple[str, int]] | None = None  # (tile, owner); exists from auction to round end
         self.supply_tiles: list[str] = []
         self.auction: _Auction | None = None
+
+    @property
+    def draws(self) -> list[JczDraw]:
+        return self.drawer.draws
+
+    def plan(self) -> DrawPlan:
+        """After `run`: the draws made, then the rest of the pack in the generator's order."""
+        draws = list(self.drawer.draws)
+        return DrawPlan(draws, [d.tile for d in draws] + self.drawer.rest())
 
     def run(self) -> None:
         self.tile_step(0, "turn", -1)
@@ -302,29 +325,6 @@ class _Walk:
         if message.player is None:
             raise JczError(f"message {index} ({message.type}) does not say which player sent it")
         return message.player
-
-
-class DrawPlan:
-    """What the walk found: the draws the log used, and the whole pile for our engine."""
-
-    __slots__ = ("draws", "order")
-
-    def __init__(self, draws: Sequence[JczDraw], order: Sequence[str]) -> None:
-        self.draws = tuple(draws)
-        self.order = tuple(order)
-
-
-class DrawWalk(_Walk):
-    """`plan_draws` in two steps, for callers that compare the draws even when the walk fails."""
-
-    @property
-    def draws(self) -> list[JczDraw]:
-        return self.drawer.draws
-
-    def plan(self) -> DrawPlan:
-        """After `run`: the draws made, then the rest of the pack in the generator's order."""
-        draws = list(self.drawer.draws)
-        return DrawPlan(draws, [d.tile for d in draws] + self.drawer.rest())
 
 
 def plan_draws(save: JczSave) -> DrawPlan:

@@ -260,3 +260,9 @@ def test_jcz_paths_expands_folders_recursively(tmp_path: Path) -> None:
 
 def _wrong_points() -> dict[str, Any]:
     return {**TWO_TURNS, "test": {"assertions": ["Ann has 5 points"]}}
+
+
+def test_carc_check_without_any_jcz_file_fails(tmp_path: Path) -> None:
+    result = runner.invoke(app, ["check", str(tmp_path)])
+    assert result.exit_code == 1
+    assert "no .jcz files" in result.stderr
