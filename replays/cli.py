@@ -7,6 +7,7 @@ on stdout. Errors go to stderr with a non-zero exit code and nothing half-writte
 from __future__ import annotations
 
 import sys
+from collections import Counter
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -33,6 +34,7 @@ from projections.explain import explain_turn, turns_in
 from projections.scores import score_report, standings
 from projections.text import render_board
 from replays import records
+from replays.check import FAILING, CheckResult, check_file, jcz_paths
 from replays.records import RecordError
 
 app = typer.Typer(
@@ -451,6 +453,56 @@ def explain(
     for step in explanation.steps:
         details = ", ".join(f"{k}={v}" for k, v in step.details.items())
         table.add_row(str(step.version), step.part, step.event, step.rule, details)
+    out.print(table)
+
+
+@app.command()
+def check(
+    paths: Annotated[list[Path], typer.Argument(help="JCloisterZone .jcz files, or folders holding them.")],
+    json: JsonOption = False,
+) -> None:
+    """Replay recorded games through our engine and compare with what each file expects.
+
+    Exits with 1 when a game disagrees or a file cannot be read.
+    """
+    files = jcz_paths(paths)
+    if not files:
+        fail(f"no .jcz files in {', '.join(map(str, paths))}")
+    results: list[CheckResult] = []
+    # Progress goes to stderr, so that --json keeps stdout to its one document.
+    with Progress(console=err, transient=True, disable=len(files) < 2) as progress:
+        task = progress.add_task("checking", total=len(files))
+        for path in files:
+            results.append(check_file(path))
+            progress.advance(task)
+    verdicts = Counter[str](r.verdict for r in results)
+    if json:
+        print_json({"results": results, "verdicts": verdicts})
+    else:
+        print_check_table(results, verdicts)
+    if any(r.verdict in FAILING for r in results):
+        raise typer.Exit(1)
+
+
+def print_check_table(results: list[CheckResult], verdicts: Counter[str]) -> None:
+    summary = ", ".join(f"{n} {verdict}" for verdict, n in sorted(verdicts.items())) or "no files"
+    table = Table(title=f"{len(results)} game(s): {summary}")
+    for column in ("game", "sets", "players", "verdict", "turn", "decision", "we computed", "the file says"):
+        table.add_column(column, overflow="fold")
+    colours = {"agrees": "green", "disagrees": "red", "error": "red", "unsupported": "yellow"}
+    for r in results:
+        d = r.disagreement
+        verdict = f"[{colours.get(r.verdict, 'default')}]{r.verdict}[/]" + (f" ({d.what})" if d else "")
+        table.add_row(
+            "/".join(Path(r.game).parts[-2:]),  # folder and name tell the reference games apart
+            "+".join(r.sets),
+            str(len(r.players)),
+            verdict,
+            "" if d is None or d.turn is None else str(d.turn),
+            "" if d is None or d.decision is None else str(d.decision),
+            d.ours if d else (r.reason or ""),  # unsupported: what we lack; error: why
+            d.theirs if d else "",
+        )
     out.print(table)
 
 
