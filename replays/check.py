@@ -43,8 +43,15 @@ Verdict = Literal["agrees", "disagrees", "unsupported", "error", "unchecked"]
 FAILING: frozenset[str] = frozenset({"disagrees", "error"})
 
 # Our award categories -> JCloisterZone's score names; unfinished features score as `….incomplete`.
-_SCORE_NAMES = {"road": "road", "city": "city", "cloister": "monastery", "farm": "field"}
-_NO_INCOMPLETE = frozenset({"farm"})  # fields are only ever scored at the end, never "incomplete"
+_SCORE_NAMES = {
+    "road": "road",
+    "city": "city",
+    "cloister": "monastery",
+    "farm": "field",
+    "castle": "castle",
+    "goods": "trade-goods",
+}
+_NO_INCOMPLETE = frozenset({"farm", "castle", "goods"})  # fields are only ever scored at the end, never "incomplete"
 # Our phases -> JCloisterZone's phase names, for `phase is …` assertions.
 _PHASE_NAMES = {Phase.PLACE: "TilePhase", Phase.ACTION: "ActionPhase", Phase.OVER: "GameOverPhase"}
 
@@ -189,7 +196,8 @@ class _Checker(ReplayVisitor):
     def committed(self, index: int, state: GameState) -> None:
         if self.oracle is None:
             return
-        awards = state.awards[self.awards_seen :]
+        # Bazaar payments move points but JCZ lists them with the auction, not as scores (JCZ-2).
+        awards = [a for a in state.awards[self.awards_seen :] if a.category != "bazaar"]
         self.awards_seen = len(state.awards)
         ours = Counter(_award_key(a) for a in awards if not a.final)
         if self.part >= len(self.parts):

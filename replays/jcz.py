@@ -24,12 +24,25 @@ import msgspec
 
 from domain.aggregate import Game
 from domain.catalogue import START_TILE
-from domain.commands import Command, Deploy, Pass, PlaceTile
+from domain.commands import (
+    Bid,
+    Buy,
+    ChooseBazaarTile,
+    ChooseCastle,
+    ChooseCastleTarget,
+    Command,
+    Deploy,
+    Pass,
+    PlaceBridge,
+    PlaceTile,
+    Sell,
+)
 from domain.errors import RuleViolation
 from domain.geometry import EDGE_BY_NAME, EDGE_NAMES, HALF_BY_NAME, HALF_NAMES
-from domain.moves import legal_commands
+from domain.moves import expected_step, feature_handle, legal_commands
 from domain.rules import RuleSet
-from domain.state import GameState
+from domain.scoring import completed_value
+from domain.state import GameState, castle_target_pending
 from domain.tiles import TILES
 
 # Our expansion codes -> the JCloisterZone tile set and the setup elements each one brings.
@@ -38,8 +51,10 @@ JCZ_EXPANSIONS: dict[str, tuple[str, frozenset[str]]] = {
     "bcb": ("bridges-castles-and-bazaars", frozenset({"bridge", "castle", "bazaar"})),
     "tb": ("traders-and-builders", frozenset({"builder", "pig", "traders"})),
 }
-# The expansions our engine implements; a save needing anything else is refused or reported
-# "unsupported". Supporting BCB or T&B in imports and `carc check` is adding its code here.
+# The expansions whose saves we import; a save needing anything else is refused or reported
+# "unsupported". The engine plays BCB and T&B and their messages are mapped below, but our
+# bridged placements still offer more than JCloisterZone's on the reference games (see the
+# README), so they stay out until `carc check` agrees.
 SUPPORTED: frozenset[str] = frozenset({"base"})
 
 SET_CODES = {jcz_set: code for code, (jcz_set, _) in JCZ_EXPANSIONS.items()}
@@ -363,10 +378,35 @@ def replay_jcz(save: JczSave, draw_order: Sequence[str], visitor: ReplayVisitor 
         if isinstance(command, PlaceTile):
             hooks.placement(index, state)
         try:
-            game.execute(state.current, command)
+            _answer_unasked(game)
+            decision = expected_step(state)
+            game.execute(state.current if decision is None else decision.player, command)
         except RuleViolation as e:
             raise JczRefused(f"message {index} ({message.type}) refused: {e}", index) from e
     return game
+
+
+def _answer_unasked(game: Game) -> None:
+    """Decisions JCloisterZone takes without a message: a castle scores its most valuable
+    completion (JCZ-3, R-CASTLE-7)."""
+    state = game.state
+    while (decision := expected_step(state)) is not None and decision.step == "castle-target":
+        pending = castle_target_pending(state)
+        assert pending is not None
+        best = max(pending[1], key=lambda f: completed_value(f)[0])
+        x, y, location = feature_handle(state, best.id)
+        game.execute(decision.player, ChooseCastleTarget(x=x, y=y, location=location))
+
+
+def _token(index: int, payload: dict[str, Any]) -> Command:
+    pointer = msgspec.convert(payload["pointer"], JczPointer)
+    x, y = pointer.position
+    token = payload.get("token")
+    if token == "BRIDGE":
+        return PlaceBridge(x=x, y=y, axis="NS" if pointer.location == "NS" else "EW")
+    if token == "CASTLE":
+        return ChooseCastle(x=x, y=y, location=location_name(pointer))
+    raise JczError(f"message {index} places a {token} token we do not support")
 
 
 def _command(index: int, message: JczMessage, state: GameState) -> Command | None:
@@ -380,16 +420,28 @@ def _command(index: int, message: JczMessage, state: GameState) -> Command | Non
         return PlaceTile(x=x, y=y, rotation=int(payload["rotation"][1:]), tile=tile_id)
     if kind == "DEPLOY_MEEPLE":
         figure = payload.get("meepleId", "").split(".")[1:2]
-        if figure != ["small"]:
+        ours = {"small": "follower", "builder": "builder", "pig": "pig"}.get("".join(figure))
+        if ours is None:
             raise JczError(f"message {index} deploys a {'.'.join(figure) or 'figure'} we do not support")
         try:
-            return Deploy(location=location_name(msgspec.convert(payload["pointer"], JczPointer)))
+            location = location_name(msgspec.convert(payload["pointer"], JczPointer))
+            return Deploy(location=location, figure=ours)  # type: ignore[arg-type]
         except (KeyError, msgspec.ValidationError) as e:
             raise JczError(f"message {index}: unreadable pointer {payload.get('pointer')!r}") from e
     if kind == "PASS":
         # Whatever step the engine is at, if passing is legal there; JCloisterZone skips the
         # follower step when nothing can be deployed, and so do we, so some PASSes answer nothing.
         return Pass() if any(isinstance(c, Pass) for c in legal_commands(state)) else None
+    if kind == "PLACE_TOKEN":
+        return _token(index, payload)
+    if kind == "BAZAAR_BID":
+        decision = expected_step(state)
+        price = int(payload["price"])
+        if decision is not None and decision.step == "choose":
+            return ChooseBazaarTile(index=int(payload["supplyIndex"]), bid=price)
+        return Bid(amount=price)
+    if kind == "BAZAAR_BUY_OR_SELL":
+        return Buy() if payload["value"] == "BUY" else Sell()
     if kind in ("COMMIT", "GAME_OVER"):  # GAME_OVER: 4.x's explicit end; our pile ends the game
         return None
     raise JczError(f"message {index}: unsupported message type {kind}")
