@@ -179,7 +179,7 @@ def create_app(db: str) -> Litestar:
             StoreError: on_store_error,
         },
         openapi_config=OpenAPIConfig(title="carc", version="0.1.0"),
-        on_shutdown=[games.store.close],
+        on_shutdown=[games.close],
     )
 
 

@@ -8,11 +8,16 @@ from __future__ import annotations
 
 import itertools
 import random
+import socket
+import subprocess
+import sys
 import time
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
 from types import TracebackType
 from typing import TypeVar
-from uuid import UUID
+from uuid import UUID, uuid4
 
 import httpx
 import msgspec
@@ -144,3 +149,39 @@ async def play_random_game(
         if after_move is not None:
             after_move(view, time.perf_counter() - started)
     return game
+
+
+CARC = str(Path(sys.executable).parent / "carc")
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+@contextmanager
+def local_server(db: str, timeout: float = 20.0) -> Iterator[str]:
+    """A `carc serve` process on a free port of 127.0.0.1, stopped on exit; yields its base URL."""
+    port = free_port()
+    process = subprocess.Popen([CARC, "serve", "--db", db, "--port", str(port)])
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + timeout
+        while True:
+            if process.poll() is not None:
+                raise RuntimeError(f"carc serve exited with {process.returncode}")
+            try:
+                # An unknown game: a cheap request that answers 404 once the app is up.
+                if httpx.get(f"{url}/games/{uuid4()}", timeout=1).status_code == 404:
+                    break
+            except httpx.TransportError:
+                pass
+            if time.monotonic() > deadline:
+                raise RuntimeError("carc serve did not start in time")
+            time.sleep(0.05)
+        yield url
+    finally:
+        process.terminate()
+        process.wait(10)

@@ -28,6 +28,7 @@ from domain.aggregate import Game, project_game
 from domain.bots import shuffled_pile
 from domain.commands import Command
 from domain.rules import RuleSet
+from service.commits import GroupCommit
 from service.schema import MoveAnswer, move_answer
 from service.store import (
     Conflict,
@@ -78,6 +79,7 @@ def token_hash(token: str) -> str:
 class GameService:
     def __init__(self, store: ServiceStore) -> None:
         self.store = store
+        self._writer = GroupCommit(store)
         self._games: OrderedDict[UUID, Game] = OrderedDict()
         self._seats: dict[UUID, list[str | None]] = {}  # game -> token hash per seat
         self._locks: dict[UUID, threading.Lock] = {}
@@ -97,6 +99,10 @@ class GameService:
         self.store.append(game.collect_events())
         self._remember(game)
         return game
+
+    def close(self) -> None:
+        self._writer.close()
+        self.store.close()
 
     def read(self, game_id: UUID, view: Callable[[Game], T]) -> T:
         """`view` of the game as stored now, taken while no move can change it."""
@@ -177,7 +183,7 @@ class GameService:
                 else []
             )
             try:
-                self.store.append([*events, *records])
+                self._writer.append([*events, *records])
             except Conflict:
                 # Another request stored this version first; our copy is ahead of the store.
                 self._forget(game_id)

@@ -19,9 +19,8 @@ from domain import rules as rule_sets
 from domain.commands import AnyCommand, Pass, PlaceTile
 from domain.events import Event
 from domain.store import open_store
-from service.client import ApiError, CarcClient, play_random_game
+from service.client import ApiError, CarcClient, local_server, play_random_game
 from service.schema import MoveAnswer
-from tests.servers import running_server
 
 # The default rule set and every named variant the domain module defines, so new ones are played too.
 RULE_SETS = list(
@@ -40,7 +39,7 @@ def db(tmp_path_factory: pytest.TempPathFactory) -> str:
 
 @pytest.fixture(scope="module")
 def server(db: str) -> Iterator[str]:
-    with running_server(db) as url:
+    with local_server(db) as url:
         yield url
 
 
