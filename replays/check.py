@@ -51,7 +51,8 @@ _SCORE_NAMES = {
     "castle": "castle",
     "goods": "trade-goods",
 }
-_NO_INCOMPLETE = frozenset({"farm", "castle", "goods"})  # fields are only ever scored at the end, never "incomplete"
+# Only ever scored at the end, never "incomplete".
+_NO_INCOMPLETE = frozenset({"farm", "castle", "goods"})
 # Our phases -> JCloisterZone's phase names, for `phase is …` assertions.
 _PHASE_NAMES = {Phase.PLACE: "TilePhase", Phase.ACTION: "ActionPhase", Phase.OVER: "GameOverPhase"}
 

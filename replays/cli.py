@@ -6,7 +6,9 @@ on stdout. Errors go to stderr with a non-zero exit code and nothing half-writte
 
 from __future__ import annotations
 
+import signal
 import sys
+import threading
 from collections import Counter
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -31,6 +33,7 @@ from domain.tiles import EXPANSIONS
 from projections.analytics import Format, export_analytics
 from projections.board import board_view
 from projections.explain import explain_turn, turns_in
+from projections.projector import run_projection
 from projections.scores import score_report, standings
 from projections.text import render_board
 from replays import records
@@ -504,6 +507,41 @@ def print_check_table(results: list[CheckResult], verdicts: Counter[str]) -> Non
             d.theirs if d else "",
         )
     out.print(table)
+
+
+@app.command()
+def serve(
+    db: DbOption = DEFAULT_DB,
+    host: Annotated[str, typer.Option("--host", help="Address to listen on.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option("--port", min=0, max=65535, help="TCP port to listen on.")] = 8000,
+) -> None:
+    """Run the game service over HTTP until interrupted (API description at /schema)."""
+    # Imported here: the web stack costs every other command start-up time it does not need.
+    from service.api import serve as serve_http
+
+    with user_errors():
+        serve_http(db, host, port)
+
+
+@app.command()
+def project(
+    db: DbOption = DEFAULT_DB,
+    once: Annotated[bool, typer.Option("--once", help="Catch up with the store, then exit.")] = False,
+    json: JsonOption = False,
+) -> None:
+    """Keep the game summary and score tables up to date with the store, until interrupted."""
+    stop = threading.Event()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(sig, lambda *_: stop.set())
+    with user_errors():
+        try:
+            events = run_projection(db, once=once, stop=stop)
+        except ValueError as e:
+            fail(str(e))
+    if json:
+        print_json({"events": events})
+    else:
+        out.print(f"projected {events} event(s) from {db}", highlight=False)
 
 
 def main() -> None:

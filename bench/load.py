@@ -1,0 +1,118 @@
+"""Load on the game service over loopback: sustained moves per second and move latency.
+
+Starts `carc serve` on a fresh store (an SQLite file in a temporary folder; a PostgreSQL schema
+of its own, dropped afterwards), then plays `--games` random games at once through the HTTP
+client, each move conditional on the version it was chosen at. Bounded: the games end, or the
+run stops after `--seconds`.
+
+    python bench/load.py [--games 50] [--seconds 60] [--db sqlite,postgres] [--postgres URL]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import statistics
+import tempfile
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from urllib.parse import urlparse
+from uuid import uuid4
+
+import psycopg
+
+from service.client import CarcClient, local_server, play_random_game
+from service.schema import MoveAnswer
+
+
+class Run:
+    def __init__(self) -> None:
+        self.latencies: list[float] = []
+        self.first: float | None = None
+        self.last = 0.0
+
+    def moved(self, _: MoveAnswer, seconds: float) -> None:
+        now = time.perf_counter()
+        self.first = self.first or now - seconds
+        self.last = now
+        self.latencies.append(seconds)
+
+
+async def load(url: str, games: int, seconds: float) -> tuple[Run, int]:
+    run = Run()
+    async with CarcClient(url) as client:
+        plays = [
+            asyncio.create_task(play_random_game([client], ["Ann", "Bob"], seed, after_move=run.moved))
+            for seed in range(games)
+        ]
+        done, pending = await asyncio.wait(plays, timeout=seconds)
+        for task in pending:
+            task.cancel()
+        for task in done:
+            task.result()  # a failed game fails the benchmark
+    return run, len(done)
+
+
+@contextmanager
+def postgres_schema(url: str) -> Iterator[str]:
+    parts = urlparse(url)
+    schema = f"carc_bench_{uuid4().hex[:12]}"
+    dsn = dict(
+        host=parts.hostname or "127.0.0.1",
+        port=parts.port or 5432,
+        user=parts.username or "postgres",
+        dbname=parts.path.lstrip("/") or "test",
+    )
+    with psycopg.connect(**dsn, autocommit=True) as conn:  # type: ignore[arg-type]
+        conn.execute(f"CREATE SCHEMA {schema}")
+    try:
+        yield f"{url}?schema={schema}"
+    finally:
+        with psycopg.connect(**dsn, autocommit=True) as conn:  # type: ignore[arg-type]
+            conn.execute(f"DROP SCHEMA {schema} CASCADE")
+
+
+@contextmanager
+def store_for(kind: str, postgres: str) -> Iterator[str]:
+    if kind == "sqlite":
+        with tempfile.TemporaryDirectory() as folder:
+            yield str(Path(folder) / "load.sqlite")
+    else:
+        with postgres_schema(postgres) as url:
+            yield url
+
+
+def report(kind: str, run: Run, finished: int, games: int) -> None:
+    moves = len(run.latencies)
+    if moves < 2 or run.first is None:
+        print(f"{kind}: too few moves to measure ({moves})")
+        return
+    wall = run.last - run.first
+    ms = sorted(x * 1000 for x in run.latencies)
+    p99 = ms[min(len(ms) - 1, round(0.99 * len(ms)))]
+    print(
+        f"{kind:8} {moves:6d} moves in {wall:5.1f} s = {moves / wall:6.0f} moves/s | "
+        f"latency p50 {statistics.median(ms):5.1f} ms, p99 {p99:5.1f} ms | "
+        f"{finished}/{games} games finished"
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--games", type=int, default=50, help="games played at once (default 50)")
+    parser.add_argument("--seconds", type=float, default=60, help="stop after this long (default 60)")
+    parser.add_argument("--db", default="sqlite,postgres", help="stores to measure (default both)")
+    parser.add_argument("--postgres", default="postgresql://postgres@127.0.0.1:5432/test")
+    args = parser.parse_args()
+    for kind in args.db.split(","):
+        with store_for(kind, args.postgres) as db, local_server(db) as url:
+            run, finished = asyncio.run(load(url, args.games, args.seconds))
+        report(kind, run, finished, args.games)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,121 @@
+"""The projection worker: follows the store's notification log and keeps `projections.views` current.
+
+It uses the library's projection pieces (`Projection`, a `TrackingRecorder` view, `Tracking`)
+with a polling loop of its own rather than `ProjectionRunner`: the SQLite recorder of
+eventsourcing 9.5 offers no subscriptions, and our projection needs the game store itself to
+rebuild a game it has not seen since a restart, which `ProjectionRunner` cannot hand it.
+Polling also gives `--once` for free: stop when a page comes back short.
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+from uuid import UUID
+
+from eventsourcing.persistence import Tracking
+from eventsourcing.projection import Projection
+
+from domain import events as ev
+from domain.aggregate import Game
+from domain.store import GameStore, open_store
+from projections.views import GameSummary, GameViews, ScoreRow, open_views
+
+PAGE = 500  # notifications read per query
+POLL_SECONDS = 0.2  # pause when caught up, before looking for new events
+
+
+class GameProjection(Projection[GameViews]):
+    name = "GameProjection"
+    topics = tuple(ev.EVENT_TYPES)  # game events only; the service's records are not games
+
+    def __init__(self, view: GameViews, store: GameStore) -> None:
+        super().__init__(view)
+        self.store = store
+        self._games: dict[UUID, Game] = {}  # games in progress, as of the last event written
+
+    def process_event(self, domain_event: Any, tracking: Tracking) -> None:
+        event: ev.Event = domain_event
+        game = self._game_before(event)
+        awarded = len(game.state.awards)
+        game.replay(event)
+        try:
+            self.view.write(summary(game), score_rows(game, awarded), tracking)
+        except BaseException:
+            self._games.pop(game.id, None)  # our copy is ahead of the view now
+            raise
+        if game.over:
+            del self._games[game.id]
+        else:
+            self._games[game.id] = game
+
+    def _game_before(self, event: ev.Event) -> Game:
+        """The game just before `event`, from memory or, after a restart, from the store."""
+        previous = event.originator_version - 1
+        game = self._games.get(event.originator_id)
+        if game is not None and game.version == previous:
+            return game
+        if previous == 0:
+            return Game(event.originator_id)
+        return self.store.load(event.originator_id, version=previous)
+
+
+def summary(game: Game) -> GameSummary:
+    state = game.state
+    return GameSummary(
+        game=game.id,
+        players=state.players,
+        expansions=state.expansions,
+        version=game.version,
+        turn=state.turn,
+        over=game.over,
+        scores=tuple(state.scores),
+    )
+
+
+def score_rows(game: Game, start: int = 0) -> list[ScoreRow]:
+    """The game's awards from number `start` on, as rows."""
+    return [
+        ScoreRow(
+            game=game.id,
+            seq=seq,
+            version=a.version,
+            turn=a.turn,
+            player=a.player,
+            points=a.points,
+            category=a.category,
+            rule=a.rule,
+            final=a.final,
+        )
+        for seq, a in enumerate(game.state.awards[start:], start)
+    ]
+
+
+def run_projection(url: str, *, once: bool, stop: threading.Event | None = None) -> int:
+    """Project every game event not yet in the views of the store at `url`; return how many.
+
+    With `once`, return when caught up; otherwise keep following new events until `stop` is set.
+    """
+    store = open_store(url)
+    views = open_views(url)
+    projection = GameProjection(views, store)
+    position = views.max_tracking_id(store.name)
+    done = 0
+    stop = stop or threading.Event()
+    try:
+        while not stop.is_set():
+            page = store.recorder.select_notifications(
+                position, limit=PAGE, topics=projection.topics, inclusive_of_start=False
+            )
+            for note in page:
+                projection.process_event(store.mapper.to_domain_event(note), Tracking(store.name, note.id))
+                position = note.id
+            done += len(page)
+            if len(page) < PAGE:
+                if once:
+                    break
+                stop.wait(POLL_SECONDS)
+    finally:
+        store.close()
+        views.datastore.close()
+    return done

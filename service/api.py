@@ -1,0 +1,188 @@
+"""The HTTP API (Litestar, msgspec bodies) and `serve`, which runs it under uvicorn.
+
+Routes only translate: HTTP in, `GameService` call, Struct out. Blocking store calls run in
+worker threads (`sync_to_thread=True`) so one slow query never stalls the event loop.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import AsyncIterator
+from typing import Annotated, Any
+from uuid import UUID
+
+import anyio.to_thread
+import msgspec
+import uvicorn
+from litestar import Litestar, Request, Response, get, post
+from litestar.di import Provide
+from litestar.exceptions import HTTPException
+from litestar.openapi import OpenAPIConfig
+from litestar.params import Parameter
+from litestar.response import ServerSentEvent, ServerSentEventMessage
+
+from domain.errors import RuleViolation
+from domain.events import GameEnded
+from domain.store import StoreError
+from projections.scores import ScoreReport, score_report
+from service.games import GameService, ServiceError
+from service.schema import (
+    GameCreated,
+    GameView,
+    MoveAnswer,
+    MoveBody,
+    NewGame,
+    Problem,
+    SeatToken,
+    game_view,
+)
+from service.store import open_service_store
+
+POLL_SECONDS = 0.1  # how often an event stream looks for events stored by any process
+
+log = logging.getLogger(__name__)
+
+AuthHeader = Annotated[str | None, Parameter(header="Authorization", required=False)]
+KeyHeader = Annotated[
+    str | None, Parameter(header="Idempotency-Key", required=False, min_length=1, max_length=200)
+]
+
+
+@post("/games", sync_to_thread=True, status_code=201)
+def create_game(data: NewGame, games: GameService) -> GameCreated:
+    """Start a game: its players in seat order, sets, rule set, and optionally the pile's seed."""
+    game = games.create(data.players, data.expansions, data.rules, data.seed)
+    return GameCreated(game=game.id, version=game.version, players=game.state.players)
+
+
+@get("/games/{game_id:uuid}", sync_to_thread=True)
+def get_game(game_id: UUID, games: GameService) -> GameView:
+    """The game now: board, scores, whose turn, version and that player's legal moves."""
+    return games.read(game_id, game_view)
+
+
+@post("/games/{game_id:uuid}/seats/{seat:int}", sync_to_thread=True, status_code=201)
+def join_seat(game_id: UUID, seat: int, games: GameService) -> SeatToken:
+    """Claim a seat; the answer holds the seat's secret token, shown only this once."""
+    token = games.join(game_id, seat)
+    player = games.read(game_id, lambda game: game.state.players[seat])
+    return SeatToken(game=game_id, seat=seat, player=player, token=token)
+
+
+@post("/games/{game_id:uuid}/moves", sync_to_thread=True, status_code=200)
+def submit_move(
+    game_id: UUID,
+    data: MoveBody,
+    games: GameService,
+    authorization: AuthHeader = None,
+    idempotency_key: KeyHeader = None,
+) -> MoveAnswer:
+    """One command of the seat whose turn it is (Authorization: Bearer TOKEN).
+
+    `expected_version` makes the move conditional; an `Idempotency-Key` header makes a retry
+    return the first answer without applying anything twice.
+    """
+    return games.move(
+        game_id,
+        bearer_token(authorization),
+        data.command,
+        expected_version=data.expected_version,
+        idempotency_key=idempotency_key,
+    )
+
+
+@get("/games/{game_id:uuid}/scores", sync_to_thread=True)
+def get_scores(game_id: UUID, games: GameService) -> ScoreReport:
+    """Standings and every award so far, in the order they were made."""
+    return games.read(game_id, lambda game: score_report(game.state))
+
+
+@get("/games/{game_id:uuid}/events")
+async def stream_events(
+    game_id: UUID,
+    games: GameService,
+    after: Annotated[int, Parameter(query="after", ge=0)] = 0,
+    last_event_id: Annotated[int | None, Parameter(header="Last-Event-ID", required=False, ge=0)] = None,
+) -> ServerSentEvent:
+    """Server-sent events: the game's stored events after number `after` (or Last-Event-ID), then
+    each new one as it is stored; the stream ends after the game's last event."""
+    start = last_event_id if last_event_id is not None else after
+    version, over = await anyio.to_thread.run_sync(games.read, game_id, lambda g: (g.version, g.over))
+    return ServerSentEvent(_follow(games, game_id, start, done=over and start >= version))
+
+
+async def _follow(
+    games: GameService, game_id: UUID, last: int, *, done: bool
+) -> AsyncIterator[ServerSentEventMessage]:
+    while not done:
+        for event in await anyio.to_thread.run_sync(games.store.events_after, game_id, last):
+            last = event.originator_version
+            done = isinstance(event, GameEnded)
+            yield ServerSentEventMessage(
+                data=msgspec.json.encode(event).decode(), event=type(event).__name__, id=last
+            )
+        if not done:
+            await asyncio.sleep(POLL_SECONDS)
+
+
+def bearer_token(header: str | None) -> str | None:
+    if header is None:
+        return None
+    scheme, _, token = header.partition(" ")
+    return token.strip() if scheme.lower() == "bearer" else None
+
+
+def problem(
+    status: int, message: str, *, rule: str | None = None, version: int | None = None
+) -> Response[Problem]:
+    return Response(Problem(status=status, message=message, rule=rule, version=version), status_code=status)
+
+
+def on_service_error(_: Request[Any, Any, Any], e: ServiceError) -> Response[Problem]:
+    return problem(e.status, e.message, version=e.version)
+
+
+def on_rule_violation(_: Request[Any, Any, Any], e: RuleViolation) -> Response[Problem]:
+    return problem(422, e.message, rule=e.rule)
+
+
+def on_http_error(_: Request[Any, Any, Any], e: HTTPException) -> Response[Problem]:
+    # Litestar's validation errors keep msgspec's precise reason ("Object contains unknown
+    # field `x` - at `$.command`") in `extra`; users need it, so it joins the message.
+    extra = e.extra if isinstance(e.extra, list) else [e.extra] if e.extra else []
+    reasons = [_reason(x) for x in extra]
+    return problem(e.status_code, "; ".join([e.detail, *reasons]))
+
+
+def _reason(extra: object) -> str:
+    if not isinstance(extra, dict):
+        return str(extra)
+    where = f" (at {extra['key']})" if extra.get("key") else ""
+    return f"{extra.get('message', extra)}{where}"
+
+
+def on_store_error(_: Request[Any, Any, Any], e: StoreError) -> Response[Problem]:
+    log.error("store error: %s", e)
+    return problem(503, str(e))
+
+
+def create_app(db: str) -> Litestar:
+    games = GameService(open_service_store(db))
+    return Litestar(
+        route_handlers=[create_game, get_game, join_seat, submit_move, get_scores, stream_events],
+        dependencies={"games": Provide(lambda: games, use_cache=True, sync_to_thread=False)},
+        exception_handlers={
+            ServiceError: on_service_error,
+            RuleViolation: on_rule_violation,
+            HTTPException: on_http_error,
+            StoreError: on_store_error,
+        },
+        openapi_config=OpenAPIConfig(title="carc", version="0.1.0"),
+        on_shutdown=[games.close],
+    )
+
+
+def serve(db: str, host: str, port: int) -> None:
+    """Run the service until interrupted."""
+    uvicorn.run(create_app(db), host=host, port=port, log_level="warning", access_log=False)

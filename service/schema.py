@@ -1,0 +1,118 @@
+"""Request and answer bodies: frozen msgspec Structs, so Litestar decodes, checks and documents them.
+
+Moves are never described command by command: a move carries one command of the domain's
+tagged union `AnyCommand`, so every command type the engine adds is accepted, checked and
+listed among the legal moves without a change here.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+from uuid import UUID
+
+import msgspec
+
+from domain.aggregate import Game
+from domain.commands import AnyCommand
+from domain.events import Event, GameEvent
+from domain.moves import legal_commands
+from domain.rules import RuleSet
+from projections.board import BoardView, board_view
+
+Name = Annotated[str, msgspec.Meta(min_length=1, max_length=40)]
+
+
+class Body(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """A request body: unknown fields are refused, not ignored."""
+
+
+class NewGame(Body, frozen=True, kw_only=True):
+    players: tuple[Name, ...]
+    expansions: tuple[Name, ...] = ("base",)
+    rules: RuleSet = msgspec.field(default_factory=RuleSet)
+    seed: int | None = None  # None: the server shuffles the pile unpredictably
+
+
+class MoveBody(Body, frozen=True, kw_only=True):
+    command: AnyCommand
+    expected_version: int | None = None  # refuse the move (409) unless the game is at this version
+
+
+class GameCreated(msgspec.Struct, frozen=True, kw_only=True):
+    game: UUID
+    version: int
+    players: tuple[str, ...]
+
+
+class SeatToken(msgspec.Struct, frozen=True, kw_only=True):
+    game: UUID
+    seat: int
+    player: str
+    token: str  # shown once; send it as "Authorization: Bearer TOKEN" with each move
+
+
+class GameView(msgspec.Struct, frozen=True, kw_only=True):
+    """A game now: who plays, whose turn it is, the board, the scores and the legal moves."""
+
+    game: UUID
+    players: tuple[str, ...]
+    expansions: tuple[str, ...]
+    rules: RuleSet
+    version: int
+    over: bool
+    current: int  # seat whose turn it is
+    board: BoardView
+    legal_moves: tuple[AnyCommand, ...]  # what seat `current` may send now
+
+
+class MoveAnswer(msgspec.Struct, frozen=True, kw_only=True):
+    """A stored move: the events it produced and what the next move may be."""
+
+    game: UUID
+    version: int
+    events: tuple[GameEvent, ...]
+    over: bool
+    current: int
+    scores: tuple[int, ...]
+    legal_moves: tuple[AnyCommand, ...]
+
+
+class Problem(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
+    """Every refusal: the status, a readable message and, where known, the rule or the version."""
+
+    status: int
+    message: str
+    rule: str | None = None
+    version: int | None = None
+
+
+def legal_moves(game: Game) -> tuple[AnyCommand, ...]:
+    return tuple(legal_commands(game.state))  # type: ignore[arg-type]
+
+
+def game_view(game: Game) -> GameView:
+    state = game.state
+    return GameView(
+        game=game.id,
+        players=state.players,
+        expansions=state.expansions,
+        rules=state.rules,
+        version=game.version,
+        over=game.over,
+        current=state.current,
+        board=board_view(state),
+        legal_moves=legal_moves(game),
+    )
+
+
+def move_answer(game: Game, events: tuple[Event, ...]) -> MoveAnswer:
+    state = game.state
+    return MoveAnswer(
+        game=game.id,
+        version=game.version,
+        events=events,  # type: ignore[arg-type]
+        over=game.over,
+        current=state.current,
+        scores=tuple(state.scores),
+        legal_moves=legal_moves(game),
+    )

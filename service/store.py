@@ -1,0 +1,123 @@
+"""The service's records, kept in the game store itself beside the games' events.
+
+Seat claims and idempotency records are events of small aggregates of their own (one per seat,
+one per idempotency key), written to the same eventsourcing recorder as the game events:
+
+* they survive restarts and are shared by every process using the database;
+* each is version 1 of an aggregate whose id is derived from what must be unique (a game's
+  seat, a game's idempotency key), so the recorder's (originator_id, originator_version)
+  uniqueness makes "claimed twice" or "applied twice" impossible, without locks;
+* an idempotency record is written in the same insert as the move's game events, so either
+  both are stored or neither is, even if the process dies in between.
+
+Only a SHA-256 of a seat's token is stored; the token itself never reaches the database.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+from uuid import UUID, uuid5
+
+import msgspec
+from eventsourcing.persistence import IntegrityError, Mapper, StoredEvent
+
+from domain import events as ev
+from domain.store import (
+    GameStore,
+    MsgspecMapper,
+    PassThroughTranscoder,
+    open_store,
+    storage_errors,
+    store_env,
+)
+
+
+class SeatClaimed(ev.Event, frozen=True, kw_only=True):
+    """Seat `seat` of game `game` is taken by whoever holds the token hashing to `token_sha256`."""
+
+    game: UUID
+    seat: int
+    token_sha256: str
+
+
+class MoveAccepted(ev.Event, frozen=True, kw_only=True):
+    """A move sent with an idempotency key was stored as game events `before_version + 1 … after_version`."""
+
+    game: UUID
+    seat: int
+    request_sha256: str  # what was asked, so a key reused for another move is refused
+    before_version: int
+    after_version: int
+
+
+ServiceRecord = SeatClaimed | MoveAccepted
+_DECODERS = {cls.__name__: msgspec.msgpack.Decoder(cls) for cls in (SeatClaimed, MoveAccepted)}
+
+
+def seat_record_id(game_id: UUID, seat: int) -> UUID:
+    return uuid5(game_id, f"seat/{seat}")
+
+
+def move_record_id(game_id: UUID, key: str) -> UUID:
+    return uuid5(game_id, f"idempotency-key/{key}")
+
+
+class Conflict(Exception):
+    """An event with the same (originator id, version) is already stored; nothing was written."""
+
+
+class ServiceMapper(MsgspecMapper):
+    """The game mapper, also reading the service's own records."""
+
+    def to_domain_event(self, stored_event: StoredEvent) -> Any:
+        decoder = _DECODERS.get(stored_event.topic)
+        if decoder is None:
+            return super().to_domain_event(stored_event)
+        return decoder.decode(stored_event.state)
+
+
+class ServiceStore(GameStore):
+    """The game store plus seat claims and idempotency records (see the module docstring)."""
+
+    name = GameStore.name  # the same tables and notification log as every other reader of the games
+
+    def construct_mapper(self) -> Mapper[UUID]:
+        return ServiceMapper(
+            transcoder=PassThroughTranscoder(),
+            compressor=self.factory.compressor(),
+            cipher=self.factory.cipher(),
+        )
+
+    def append(self, events: Sequence[ev.Event]) -> None:
+        """Store `events` (of any aggregates) in one transaction, or raise Conflict and store none."""
+        with storage_errors("cannot save"):
+            try:
+                self.events.put(list(events))
+            except IntegrityError as e:
+                raise Conflict(str(e)) from e
+
+    def record(self, record_id: UUID) -> ServiceRecord | None:
+        """The service record stored under `record_id`, if any."""
+        with storage_errors("cannot read"):
+            found = list(self.events.get(record_id, limit=1))
+        if not found:
+            return None
+        record = found[0]
+        assert isinstance(record, SeatClaimed | MoveAccepted)
+        return record
+
+    def events_after(self, game_id: UUID, version: int, until: int | None = None) -> list[ev.Event]:
+        """A game's stored events with version > `version` (and ≤ `until`), in order."""
+        with storage_errors("cannot read"):
+            return list(self.events.get(game_id, gt=version, lte=until))  # type: ignore[arg-type]
+
+
+def open_service_store(url: str) -> ServiceStore:
+    """The store at `url` opened for the service.
+
+    `open_store` checks the URL and the file and creates the tables, with its clear errors;
+    the store is then reopened as a ServiceStore, whose mapper also reads the service records.
+    """
+    open_store(url).close()
+    return ServiceStore(env=store_env(url))
