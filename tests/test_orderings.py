@@ -444,3 +444,10 @@ def test_a_non_host_builder_part_defers_a_bazaar_it_then_hosts(order: Order) -> 
         wishes={BOB: (R,), CAT: (L,), ANN: (L,)},
     )
     assert parts(game, THREE, len(THREE_OPENING)) == EXPECTED_THREE[order]
+
+
+@pytest.mark.parametrize("order", ORDERS)
+def test_too_few_tiles_for_a_bazaar_every_ordering_gives_the_builder_tile(order: Order) -> None:
+    """One tile left (fewer than players): no bazaar under any ordering (R-BAZAAR-3), so they
+    all agree: the builder tile is the last tile."""
+    assert parts(play(order, (L,))) == [GRANT, builder("Ann", L), END]
