@@ -58,18 +58,25 @@ PART_EVENTS = (
 )
 
 
-def road_builder_preference(state: GameState, placements: list[PlaceTile]) -> PlaceTile:
-    """Ann's straight roads extend her road eastward (y=0, largest x); the road bazaar goes to
-    its west end (y=0, smallest x); every other tile goes as far south as it can, then west, so
-    it touches no road on y=0."""
-    assert state.tile is not None
-    tile_id = state.tile.id
-    on_road = [p for p in placements if p.y == 0]
-    if state.current == ANN and tile_id == R and on_road:
-        return max(on_road, key=lambda p: (p.x, -p.rotation))
-    if state.current == ANN and tile_id == RB and on_road:
-        return min(on_road, key=lambda p: (p.x, p.rotation))
-    return min(placements, key=lambda p: (-p.y, p.x, p.rotation))
+def road_preference(owner: int) -> Preference:
+    """`owner`'s straight roads extend their road eastward (y=0, largest x); their road bazaar
+    goes to its west end (y=0, smallest x); every other tile goes as far south as it can, then
+    west, so it touches no road on y=0."""
+
+    def prefer(state: GameState, placements: list[PlaceTile]) -> PlaceTile:
+        assert state.tile is not None
+        tile_id = state.tile.id
+        on_road = [p for p in placements if p.y == 0]
+        if state.current == owner and tile_id == R and on_road:
+            return max(on_road, key=lambda p: (p.x, -p.rotation))
+        if state.current == owner and tile_id == RB and on_road:
+            return min(on_road, key=lambda p: (p.x, p.rotation))
+        return min(placements, key=lambda p: (-p.y, p.x, p.rotation))
+
+    return prefer
+
+
+road_builder_preference = road_preference(ANN)
 
 
 def drive(
@@ -121,23 +128,23 @@ def play(order: Order, pile: Sequence[str]) -> Game:
     return drive(game)
 
 
-def describe(event: ev.Event) -> str:
+def describe(event: ev.Event, players: Sequence[str] = PLAYERS) -> str:
     name = type(event).__name__
     if isinstance(event, ev.TileDrawn | ev.BuilderTurnTaken | ev.BazaarTileTaken):
-        return f"{name} {PLAYERS[event.player]} {event.tile}"
+        return f"{name} {players[event.player]} {event.tile}"
     if isinstance(event, ev.BuilderTurnGranted):
-        return f"{name} {PLAYERS[event.player]}"
+        return f"{name} {players[event.player]}"
     if isinstance(event, ev.BazaarOpened | ev.BazaarResumed | ev.BazaarTilesTakenFaceDown):
-        return f"{name} {PLAYERS[event.host]} {','.join(event.tiles)}"
+        return f"{name} {players[event.host]} {','.join(event.tiles)}"
     if isinstance(event, ev.BazaarRevealed | ev.BazaarDeferred | ev.BazaarDropped):
-        return f"{name} {PLAYERS[event.host]}"
+        return f"{name} {players[event.host]}"
     return name
 
 
-def parts(game: Game) -> list[str]:
-    """The turn parts after the opening's five draws, in order."""
-    found = [describe(e) for e in game.pending if isinstance(e, PART_EVENTS)]
-    return found[5:]
+def parts(game: Game, players: Sequence[str] = PLAYERS, opening: int = len(OPENING)) -> list[str]:
+    """The turn parts after the opening's draws, in order."""
+    found = [describe(e, players) for e in game.pending if isinstance(e, PART_EVENTS)]
+    return found[opening:]
 
 
 def drawn(player: str, tile: str) -> str:
@@ -382,3 +389,65 @@ def test_every_tile_of_the_pile_is_played_once(order: Order) -> None:
         game = play(order, pile)
         placed = [e.tile for e in game.pending if isinstance(e, ev.TilePlaced)]
         assert sorted(placed) == sorted([*OPENING, *pile])
+
+
+# Three players; Bob owns the road and the builder, Ann hosts a plain bazaar (F, no builder).
+# Bob's bought R earns him a builder turn in the round; his builder tile F is deferred with Bob
+# as its host: the resumed bazaar starts from Cat, and play then resumes after Ann.
+THREE = ("Ann", "Bob", "Cat")
+CAT = 2
+THREE_OPENING = (L, R, L, L, R, L, F)
+THREE_PILE = (R, L, L, F, L, L, L, L)
+EXPECTED_THREE: dict[Order, list[str]] = {
+    order: [
+        "BazaarOpened Ann BA/RFr,BA/L,BA/L",
+        taken("Bob", R),
+        "BuilderTurnGranted Bob",
+        builder("Bob", F),
+        "BazaarDeferred Bob",
+        taken("Cat", L),
+        taken("Ann", L),
+        "BazaarResumed Bob BA/L,BA/L,BA/L",
+        taken("Cat", L),
+        taken("Ann", L),
+        taken("Bob", L),
+        drawn("Bob", L),
+        END,
+    ]
+    for order in ("hig", "builder-first")
+}
+EXPECTED_THREE["facedown"] = [
+    "BazaarTilesTakenFaceDown Ann BA/RFr,BA/L,BA/L",
+    "BazaarRevealed Ann",
+    *EXPECTED_THREE["hig"][1:],
+]
+EXPECTED_THREE["jcz"] = [
+    *EXPECTED_THREE["hig"][:4],
+    "BazaarDropped Bob",
+    taken("Cat", L),
+    taken("Ann", L),
+    drawn("Bob", L),
+    drawn("Cat", L),
+    drawn("Ann", L),
+    drawn("Bob", L),
+    END,
+]
+
+
+@pytest.mark.parametrize("order", ORDERS)
+def test_a_non_host_builder_part_defers_a_bazaar_it_then_hosts(order: Order) -> None:
+    game = Game.start(THREE, [*THREE_OPENING, *THREE_PILE], expansions=EXPANSIONS, rules=RuleSet(order=order))
+    drive(
+        game,
+        prefer=road_preference(BOB),
+        deploys=OPENING_DEPLOYS,
+        wishes={BOB: (R,), CAT: (L,), ANN: (L,)},
+    )
+    assert parts(game, THREE, len(THREE_OPENING)) == EXPECTED_THREE[order]
+
+
+@pytest.mark.parametrize("order", ORDERS)
+def test_too_few_tiles_for_a_bazaar_every_ordering_gives_the_builder_tile(order: Order) -> None:
+    """One tile left (fewer than players): no bazaar under any ordering (R-BAZAAR-3), so they
+    all agree: the builder tile is the last tile."""
+    assert parts(play(order, (L,))) == [GRANT, builder("Ann", L), END]
