@@ -21,6 +21,7 @@ class Auction:
         "high_bidder",
         "host",
         "index",
+        "moves_on",
         "players",
         "step",
         "taken",
@@ -28,8 +29,11 @@ class Auction:
         "won",
     )
 
-    def __init__(self, host: int, tiles: tuple[str, ...], players: int, free: bool, hidden: bool) -> None:
+    def __init__(
+        self, host: int, tiles: tuple[str, ...], players: int, free: bool, hidden: bool, moves_on: bool
+    ) -> None:
         self.host = host
+        self.moves_on = moves_on  # after a sale the choice passes on (JCloisterZone's reading)
         self.tiles = tiles
         self.players = players
         self.free = free  # no bidding: each chooser just takes a tile (V-BAZAAR-NOAUCTION)
@@ -75,12 +79,13 @@ class Auction:
             self.step = Step.DEAL
 
     def give(self, player: int, index: int) -> None:
-        """Hand tile `index` to `player`; the next chooser starts from the seller's seat."""
+        """Hand tile `index` to `player`; the next chooser starts from the seller's seat (R-BAZAAR-6),
+        or from the seat after it when the choice moves on."""
         self.taken[index] = True
         self.won[player] = self.tiles[index]
         self.step = Step.CHOOSE
         self.index = -1
-        self.chooser = self.next_chooser(self.chooser)
+        self.chooser = self.next_chooser((self.chooser + 1) % self.players if self.moves_on else self.chooser)
 
     @property
     def done(self) -> bool:

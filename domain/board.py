@@ -194,11 +194,12 @@ class Board:
                 return False
         return True
 
-    def bridge_spots(self, pos: Pos) -> list[BridgeSpot]:
+    def bridge_spots(self, pos: Pos, neighbours: bool = True) -> list[BridgeSpot]:
         """Voluntary bridges after placing at `pos`: on that tile or an orthogonal neighbour (R-BRIDGE-2)."""
         x, y = pos
         spots: list[BridgeSpot] = []
-        for q in (pos, *((x + dx, y + dy) for dx, dy in EDGE_OFFSETS)):
+        around = ((x + dx, y + dy) for dx, dy in EDGE_OFFSETS) if neighbours else ()
+        for q in (pos, *around):
             if q in self.at:
                 spots.extend((q[0], q[1], axis) for axis in AXES if self.bridge_allowed(q, axis))
         return spots
@@ -236,16 +237,16 @@ class Board:
         if len(theirs) == 1 and not own:
             q, edge = theirs[0]
             axis = "NS" if edge in (N, S) else "EW"
-            # The end facing the new tile meets its road; only the far end needs checking.
-            far = opposite(edge)
+            # The neighbour's end facing the new tile meets its road; its far end lies on
+            # `edge`'s side and must face a road or an empty space.
             other = self.at[q]
-            if other.bridge is not None or other.edge_codes[edge] != FIELD_EDGE:
+            if other.bridge is not None:
                 return None
-            if other.edge_codes[far] != FIELD_EDGE:
+            if other.edge_codes[edge] != FIELD_EDGE or other.edge_codes[opposite(edge)] != FIELD_EDGE:
                 return None
-            fx, fy = EDGE_OFFSETS[far]
+            fx, fy = EDGE_OFFSETS[edge]
             beyond = self.at.get((q[0] + fx, q[1] + fy))
-            if beyond is not None and beyond.edge_codes[opposite(far)] != ROAD_EDGE:
+            if beyond is not None and beyond.edge_codes[opposite(edge)] != ROAD_EDGE:
                 return None
             return (q[0], q[1], axis)
         return None

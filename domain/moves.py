@@ -115,7 +115,7 @@ def bridge_spots(state: GameState) -> list[BridgeSpot]:
     placed = state.placed
     if state.phase != Phase.ACTION or placed is None or state.bridge_sid >= 0 or not bridges_in_play(state):
         return []
-    return state.board.bridge_spots(placed.pos)
+    return state.board.bridge_spots(placed.pos, state.rules.bridge_on_neighbours)
 
 
 def legal_deployments(state: GameState, figure: str = "follower") -> list[str]:
@@ -153,11 +153,13 @@ def legal_deployments(state: GameState, figure: str = "follower") -> list[str]:
         wanted = (Kind.FIELD,)
         if state.pigs[me] == 0:
             return []
-    return [
-        name
-        for name, sid, kind in zip(names, sids, kinds, strict=True)
-        if kind in wanted and any(p == me for p, _ in graph.feature(sid).meeples)
-    ]
+    completed_too = figure != "builder" or state.rules.builder_on_completed
+    found = []
+    for name, sid, kind in zip(names, sids, kinds, strict=True):
+        feature = graph.feature(sid)
+        if kind in wanted and any(p == me for p, _ in feature.meeples) and (completed_too or feature.open):
+            found.append(name)
+    return found
 
 
 def action_open(state: GameState) -> bool:

@@ -45,6 +45,18 @@ class RuleSet(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=T
     bazaar_zero_scores: bool = False
     """V-BAZAAR-ZEROSCORES: the no-auction bazaar is used while every score is 0."""
 
+    bridge_on_neighbours: bool = True
+    """A voluntary bridge may go on a tile beside the one just placed (R-BRIDGE-2); JCloisterZone
+    offers it only on the tile just placed (JCZ-4)."""
+
+    builder_on_completed: bool = True
+    """A builder may go on a road or city the tile just completed (R-TB-2 does not forbid it;
+    it returns at once); JCloisterZone does not offer it."""
+
+    bazaar_choice_moves_on: bool = False
+    """JCloisterZone's reading: after a sale the next chooser is the player after the seller,
+    not the seller again (R-BAZAAR-6 says the seller chooses again)."""
+
 
 DEFAULT_RULES = RuleSet()
 
@@ -56,6 +68,9 @@ VARIANTS: Final[dict[str, str]] = {
     "V-BAZAAR-NOCREDIT": "bazaar_no_credit",
     "V-BAZAAR-NOAUCTION": "bazaar_no_auction",
     "V-BAZAAR-ZEROSCORES": "bazaar_zero_scores",
+    "JCZ-BAZAAR-CHOOSER": "bazaar_choice_moves_on",
+    "JCZ-BRIDGE-PLACED-TILE": "bridge_on_neighbours",
+    "JCZ-BUILDER-COMPLETED": "builder_on_completed",
 }
 
 

@@ -532,7 +532,7 @@ def _take_bazaar_tiles(state: GameState, host: int, tiles: tuple[str, ...], hidd
     state.next_draw += len(tiles)
     rules = state.rules
     free = rules.bazaar_no_auction or (rules.bazaar_zero_scores and not any(state.scores))
-    state.auction = Auction(host, tiles, len(state.players), free, hidden)
+    state.auction = Auction(host, tiles, len(state.players), free, hidden, rules.bazaar_choice_moves_on)
     state.phase = Phase.AUCTION if not hidden else Phase.PART_OVER
 
 
@@ -626,7 +626,22 @@ def _game_ended(state: GameState, e: ev.GameEnded) -> None:
     board = state.board
     version = e.originator_version
     for feature in board.graph.roots():
-        if feature.castle:  # R-CASTLE-10: occupied castles score nothing
+        if feature.castle:  # R-CASTLE-10: occupied castles score nothing, said as a 0 award
+            for player in sorted({p for p, _ in feature.meeples}):
+                state.awards.append(
+                    Award(
+                        player=player,
+                        points=0,
+                        category="castle",
+                        rule="R-CASTLE-10",
+                        parts=(("castle", 0),),
+                        feature=feature.id,
+                        turn=state.turn,
+                        part=state.part_count,
+                        version=version,
+                        final=True,
+                    )
+                )
             _return_followers(state, feature)
             continue
         if feature.meeples:

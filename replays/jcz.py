@@ -52,15 +52,18 @@ JCZ_EXPANSIONS: dict[str, tuple[str, frozenset[str]]] = {
     "tb": ("traders-and-builders", frozenset({"builder", "pig", "traders"})),
 }
 # The expansions whose saves we import; a save needing anything else is refused or reported
-# "unsupported". The engine plays BCB and T&B and their messages are mapped below, but our
-# bridged placements still offer more than JCloisterZone's on the reference games (see the
-# README), so they stay out until `carc check` agrees.
-SUPPORTED: frozenset[str] = frozenset({"base"})
+# "unsupported".
+SUPPORTED: frozenset[str] = frozenset({"base", "bcb", "tb"})
 
 SET_CODES = {jcz_set: code for code, (jcz_set, _) in JCZ_EXPANSIONS.items()}
 # Switches of our RuleSet that reproduce how JCloisterZone 5.x plays (RULES.md section 9); only
 # the ones the engine has are set, so they take effect as the engine gains them.
-JCZ_READING: dict[str, Any] = {"order": "jcz"}
+JCZ_READING: dict[str, Any] = {
+    "order": "jcz",
+    "bazaar_choice_moves_on": True,
+    "bridge_on_neighbours": False,
+    "builder_on_completed": False,
+}
 # Half-edges: JCloisterZone names each edge's halves left/right as seen from the tile centre.
 _HALVES = {"NL": "Nw", "NR": "Ne", "EL": "En", "ER": "Es", "SL": "Se", "SR": "Sw", "WL": "Ws", "WR": "Wn"}
 
@@ -325,6 +328,8 @@ def location_name(pointer: JczPointer) -> str:
     where = pointer.location
     if pointer.feature == "Monastery" or where == "CLOISTER":
         return "cloister"
+    if where == "I":  # a field touching no edge
+        return "inner"
     if pointer.feature == "Field" or any(c in where for c in "LR"):  # only half-edges say L/R
         halves = sorted(HALF_BY_NAME[_HALVES[token]] for token in where.split("."))
         return "+".join(HALF_NAMES[h] for h in halves)
@@ -367,6 +372,7 @@ def replay_jcz(save: JczSave, draw_order: Sequence[str], visitor: ReplayVisitor 
     hooks = visitor or ReplayVisitor()
     state = game.state
     for index, message in enumerate(save.replay):
+        _answer_unasked(game)
         try:
             command = _command(index, message, state)
         except (KeyError, ValueError, TypeError) as e:  # a payload without its fields
@@ -378,11 +384,11 @@ def replay_jcz(save: JczSave, draw_order: Sequence[str], visitor: ReplayVisitor 
         if isinstance(command, PlaceTile):
             hooks.placement(index, state)
         try:
-            _answer_unasked(game)
             decision = expected_step(state)
             game.execute(state.current if decision is None else decision.player, command)
         except RuleViolation as e:
             raise JczRefused(f"message {index} ({message.type}) refused: {e}", index) from e
+    _answer_unasked(game)
     return game
 
 
