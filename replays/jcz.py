@@ -269,10 +269,15 @@ def set_name(key: str) -> str:
 
 
 def expansions_of(save: JczSave) -> tuple[str, ...]:
-    """Our expansion codes for the sets in play (sets with 0 copies are not in play)."""
-    return tuple(
-        SET_CODES.get(set_name(key), set_name(key)) for key, copies in save.setup.sets.items() if copies > 0
-    )
+    """Our expansion codes in play: by their tile sets, or by their figures and tokens alone
+    (an engine fixture may use pigs without a Traders & Builders tile)."""
+    setup = save.setup
+    found = {SET_CODES.get(set_name(key), set_name(key)) for key, copies in setup.sets.items() if copies > 0}
+    for element, value in setup.elements.items():
+        if value:
+            found.update(code for code, (_, elements) in JCZ_EXPANSIONS.items() if element in elements)
+    ours = [code for code in JCZ_EXPANSIONS if code in found]
+    return (*ours, *sorted(found - set(ours)))
 
 
 def unsupported(save: JczSave) -> str | None:
