@@ -236,10 +236,11 @@ class Board:
         if len(theirs) == 1 and not own:
             q, edge = theirs[0]
             axis = "NS" if edge in (N, S) else "EW"
-            # The end facing the new tile meets its road; only the far end needs checking.
-            far = opposite(edge)
+            # The end facing the new tile meets its road; only the far end needs checking. Seen
+            # from the neighbour, the far edge points the same way as `edge` does from the tile.
+            far = edge
             other = self.at[q]
-            if other.bridge is not None or other.edge_codes[edge] != FIELD_EDGE:
+            if other.bridge is not None or other.edge_codes[opposite(edge)] != FIELD_EDGE:
                 return None
             if other.edge_codes[far] != FIELD_EDGE:
                 return None
