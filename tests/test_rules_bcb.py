@@ -244,6 +244,28 @@ def test_R_BRIDGE_4_placement_legal_only_with_a_bridge_on_the_neighbour() -> Non
     assert game.state.bridges == [3, 2]
 
 
+def test_R_BRIDGE_4_bridge_on_the_neighbour_needs_its_far_end_free() -> None:
+    # As above, but BA/L at (-1,1) first: a bridge EW on (0,1) would end against its field.
+    game = bcb(["BA/L", "BA/L", "BA/RFr", *FILL])
+    turn(game, 0, 1)
+    turn(game, -1, 1)
+    assert (1, 1, 0) not in legal_placements(game.state)
+    refused(game, ANN, PlaceTile(x=1, y=1, rotation=0, bridge=BridgeSpot(x=0, y=1, axis="EW")), "R-BASE-3")
+    refused(game, ANN, PlaceTile(x=1, y=1, rotation=0), "R-BASE-3")
+
+
+def test_R_BRIDGE_4_bridge_on_the_neighbour_carries_the_road_to_completion() -> None:
+    # Bob's BA/LR at (-1,1) (road end E) needs a bridge EW on (0,1); Ann's BA/LR at (1,1) (road
+    # end W) then meets the bridge's far end: a road of three tiles, the bridge's tile included.
+    game = bcb(["BA/L", "BA/LR", "BA/LR", *FILL])
+    turn(game, 0, 1)
+    turn(game, -1, 1, 270, bridge=(0, 1, "EW"))
+    tile = game.state.tile
+    assert tile is not None and (1, 1, 90) in game.state.board.placements(tile)  # no bridge needed
+    turn(game, 1, 1, 90, deploy="W")
+    assert awards_of(game, "road") == [(ANN, 3)]
+
+
 def test_R_BRIDGE_4_bridge_end_must_face_a_road_or_an_empty_space() -> None:
     game = bcb(["BA/L", "BA/L", "BA/L", *FILL])
     turn(game, 0, 1)
