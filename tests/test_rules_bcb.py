@@ -638,13 +638,23 @@ def test_R_CASTLE_8_neighbouring_castles_chain() -> None:
     assert game.state.supply == [7, 7]
 
 
-def test_R_CASTLE_9_castle_separates_fields() -> None:
-    game = castle_at_start(FILL)
+def test_R_CASTLE_9_field_around_a_castle_counts_it_once() -> None:
+    # The castle splits the fields north and south of it like a city; BA/L at (1,-1) and BA/LR
+    # at (1,0) join them round its east side into one farm, which counts the castle once.
+    game = castle_at_start(["BA/L", "BA/LR"])
     board = game.state.board
-    cap = board.at[(0, -1)]
-    north = cap.segment(next(n for n in cap.orientation.names if n != "S"))
-    start = board.at[(0, 0)]
-    assert board.graph.find(north) != board.graph.find(start.segment("En+Wn"))
+    graph = board.graph
+    north = board.at[(0, -1)].segment("Nw+Ne+En+Es+Ws+Wn")
+    south = board.at[(0, 0)].segment("En+Wn")
+    assert graph.find(north) != graph.find(south)
+    turn(game, 1, -1)  # Bob
+    game.execute(ANN, PlaceTile(x=1, y=0, rotation=90))
+    field = next(n for n in legal_deployments(game.state) if n not in ("cloister", "W"))
+    game.execute(ANN, Deploy(location=field))
+    assert graph.find(north) == graph.find(south)
+    assert game.state.over
+    farms = [(a.player, a.points, a.parts) for a in game.state.awards if a.category == "farm"]
+    assert farms == [(ANN, 4, (("cities", 0), ("castles", 1)))]
 
 
 @pytest.mark.parametrize("same_turn", [True, False])
