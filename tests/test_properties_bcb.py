@@ -16,9 +16,11 @@ from hypothesis import strategies as st
 from domain import events as ev
 from domain.aggregate import Game
 from domain.bots import play_bot_game
+from domain.geometry import EDGE_OFFSETS
 from domain.rules import RuleSet
 from domain.state import GameState, player_supply
 from domain.store import open_store
+from domain.tiles import Kind
 
 BCB = ("base", "bcb")
 RULES = [
@@ -179,3 +181,29 @@ def test_replay_from_sqlite_equals_live_game(seed: int, players: int, rules: Rul
     assert [len(c.owners) for c in loaded.state.castles] == [len(c.owners) for c in live.state.castles]
     assert loaded.state.bridges == live.state.bridges
     assert loaded.state.castles_left == live.state.castles_left
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=seeds, players=player_counts, rules=rule_sets)
+def test_every_shared_edge_matches_bridges_included(seed: int, players: int, rules: RuleSet) -> None:
+    # R-BASE-3 with R-BRIDGE-4: a bridge turns two field edges into road; after the whole game
+    # every pair of neighbours shows the same kind on their shared edge, and each road or city
+    # feature's count of open edges is what the board shows.
+    live, _ = bot_game(players, seed, rules)
+    board = live.state.board
+    graph = board.graph
+    open_edges: dict[int, int] = {}
+    for placed in board.tiles:
+        for edge, (dx, dy) in enumerate(EDGE_OFFSETS):
+            other = board.at.get((placed.pos[0] + dx, placed.pos[1] + dy))
+            sid = placed.edge_segment[edge]
+            if other is not None:
+                assert placed.edge_codes[edge] == other.edge_codes[(edge + 2) % 4], (placed.pos, edge)
+                if sid >= 0:
+                    assert graph.find(sid) == graph.find(other.edge_segment[(edge + 2) % 4])
+            elif sid >= 0:
+                root = graph.find(sid)
+                open_edges[root] = open_edges.get(root, 0) + 1
+    for feature in graph.roots():
+        if feature.kind in (Kind.ROAD, Kind.CITY):
+            assert feature.open == open_edges.get(feature.id, 0)
