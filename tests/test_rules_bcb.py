@@ -933,6 +933,29 @@ def test_R_BAZAAR_7a_bought_tile_discarded_with_the_pile_empty() -> None:
     assert game.state.over
 
 
+def test_R_BAZAAR_7b_normal_play_resumes_after_the_host() -> None:
+    # Blue hosts: Green, Red and Blue play their tiles, then Green draws from the pile.
+    pile = ["BA/L", "BB/F.b", "BA/L", "BA/RFr", "BA/C", "BA/Cccc+", *FILL]
+    game = bcb(pile, players=("Red", "Blue", "Green"))
+    turn(game, 0, 1)  # Red
+    turn(game, 0, 2)  # Blue hosts
+    game.execute(GREEN, ChooseBazaarTile(index=0, bid=0))
+    game.execute(RED, Pass())
+    game.execute(BLUE, Pass())
+    game.execute(RED, ChooseBazaarTile(index=1, bid=0))
+    game.execute(BLUE, Pass())
+    assert got(game) == {GREEN: "BA/L", RED: "BA/RFr", BLUE: "BA/C"}
+    assert expected_step(game.state) == Decision("place", GREEN)
+    turn(game, 1, 1)
+    assert expected_step(game.state) == Decision("place", RED)
+    turn(game, 1, 0)
+    assert expected_step(game.state) == Decision("place", BLUE)
+    turn(game, -1, 1, 180)
+    assert expected_step(game.state) == Decision("place", GREEN) and held(game) == "BA/Cccc+"
+    drawn = events_of(game, ev.TileDrawn)[-1]
+    assert isinstance(drawn, ev.TileDrawn) and drawn.player == GREEN
+
+
 def test_R_BAZAAR_8_bought_bazaar_tile_holds_no_bazaar() -> None:
     game = bcb(["BB/F.b", "BB/R.bi", "BA/L", "BA/L", "BA/L", "BA/L"])
     turn(game, 0, 1)  # Ann hosts
