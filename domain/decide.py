@@ -29,6 +29,7 @@ from domain.moves import (
     feature_handle,
     legal_deployments,
     max_bid,
+    may_decline_bridge,
 )
 from domain.state import GameState, Phase, bridge_or_segment_at, castle_offer, castle_target_pending
 from domain.tiles import TILES, Kind, TileType
@@ -59,6 +60,16 @@ _COMMAND_STEPS: dict[type[Command], tuple[tuple[str, ...], str]] = {
 
 
 def decide(state: GameState, player: int, command: Command) -> list[ev.Event]:
+    if isinstance(command, Pass) and may_decline_bridge(state) and player == state.current:
+        assert state.tile is not None  # R-BRIDGE-7: no bridge, so the tile fits nowhere
+        return [
+            ev.TileDiscarded(
+                originator_id=state.id,
+                originator_version=state.version + 1,
+                player=player,
+                tile=state.tile.id,
+            )
+        ]
     step = _check_turn(state, player, command)
     gid, version = state.id, state.version + 1
     if isinstance(command, PlaceTile):

@@ -84,6 +84,12 @@ def legal_placements(state: GameState) -> list[tuple[int, int, int]]:
     return found
 
 
+def may_decline_bridge(state: GameState) -> bool:
+    """The held tile fits only with a bridge: the player may decline and discard it (R-BRIDGE-7)."""
+    held = state.tile
+    return state.phase == Phase.PLACE and held is not None and not state.board.fits_somewhere(held)
+
+
 def fits_somewhere(state: GameState) -> bool:
     held = state.tile
     assert held is not None
@@ -172,6 +178,8 @@ def legal_commands(state: GameState) -> list[Command]:
                 PlaceTile(x=x, y=y, rotation=r, bridge=BridgeSpec(x=s[0], y=s[1], axis=s[2]))  # type: ignore[arg-type]
                 for x, y, r, s in state.board.bridged_placements(state.tile)
             ]
+        if may_decline_bridge(state):
+            commands.append(Pass())  # R-BRIDGE-7: no bridge, and the tile is discarded
         return commands
     if step == "action":
         return [
