@@ -328,6 +328,27 @@ def test_R_BRIDGE_6_bridge_comes_before_deployment() -> None:
     refused(game, ANN, PlaceBridge(x=0, y=1, axis="EW"), "R-BASE-3")
 
 
+def test_R_BRIDGE_7_bridge_is_optional_and_the_tile_then_discarded() -> None:
+    # With the start city closed and both road ends capped, every open position asks for field:
+    # the crossroads BA/RRRR fits only with a bridge. Bob declines it: the tile is discarded.
+    game = bcb(["BA/C", "BA/LR", "BA/LR", "BA/RRRR", "BA/L", *FILL])
+    refused(game, ANN, Pass(), "R-BASE-3")  # BA/C fits without a bridge: no discarding it
+    turn(game, 0, -1, 180)
+    turn(game, 1, 0, 90)
+    turn(game, -1, 0, 270)
+    assert held(game) == "BA/RRRR" and expected_step(game.state) == Decision("place", BOB)
+    tile = game.state.tile
+    assert tile is not None and game.state.board.placements(tile) == []
+    assert (1, 1, 0) in legal_placements(game.state)  # with a bridge NS on (1,0)
+    assert Pass() in legal_commands(game.state)
+    refused(game, ANN, Pass(), "R-BASE-3")  # not Ann's tile
+    game.execute(BOB, Pass())
+    discarded = events_of(game, ev.TileDiscarded)
+    assert [(e.player, e.tile) for e in discarded] == [(BOB, "BA/RRRR")]  # type: ignore[attr-defined]
+    assert expected_step(game.state) == Decision("place", BOB) and held(game) == "BA/L"
+    assert game.state.bridges == [3, 3]
+
+
 def test_R_BRIDGE_7_no_bridge_left_no_bridged_placement() -> None:
     # After the start city is closed, Bob spends his three bridges; then his BA/L can no longer
     # go E of the start (it would need a bridge there).
