@@ -510,10 +510,14 @@ def _bazaar_opened(state: GameState, e: ev.BazaarOpened | ev.BazaarResumed) -> N
 
 def _take_bazaar_tiles(state: GameState, host: int, tiles: tuple[str, ...], hidden: bool) -> None:
     state.next_draw += len(tiles)
-    rules = state.rules
-    free = rules.bazaar_no_auction or (rules.bazaar_zero_scores and not any(state.scores))
-    state.auction = Auction(host, tiles, len(state.players), free, hidden)
+    state.auction = Auction(host, tiles, len(state.players), _free_bazaar(state), hidden)
     state.phase = Phase.AUCTION if not hidden else Phase.PART_OVER
+
+
+def _free_bazaar(state: GameState) -> bool:
+    """No bidding: V-BAZAAR-NOAUCTION, or V-BAZAAR-ZEROSCORES while every score is 0."""
+    rules = state.rules
+    return rules.bazaar_no_auction or (rules.bazaar_zero_scores and not any(state.scores))
 
 
 def _face_down(state: GameState, e: ev.BazaarTilesTakenFaceDown) -> None:
@@ -526,6 +530,7 @@ def _revealed(state: GameState, e: ev.BazaarRevealed) -> None:
     auction = state.auction
     assert auction is not None
     auction.hidden = False
+    auction.free = _free_bazaar(state)  # the scores as the auction starts, builder part included
     state.phase = Phase.AUCTION
     state.agenda[:0] = round_parts(e.host, len(state.players))
 
