@@ -1027,6 +1027,29 @@ def test_V_BAZAAR_ZEROSCORES_auction_once_someone_scored() -> None:
     assert expected_step(game.state) == Decision("bid", BOB)
 
 
+def test_V_BAZAAR_ZEROSCORES_judged_when_the_auction_starts() -> None:
+    # V-ORDER-FACEDOWN with Traders & Builders: Ann's bazaar tile BB/RFR.b extends her builder's
+    # road; the bazaar's tiles go face down, her builder tile closes the road (5 points), and only
+    # then is the bazaar revealed: not every score is 0 any more, so it is an auction.
+    rules = RuleSet(order="facedown", bazaar_zero_scores=True)
+    pile = ["BA/RFr", "BA/L", "BA/RFr", "BA/L", "BB/RFR.b", "BA/L", "BA/L", "BA/LR", *FILL]
+    game = bcb(pile, rules=rules, expansions=("base", "bcb", "tb"))
+    turn(game, 1, 0, deploy="E+W")  # Ann: thief
+    turn(game, 0, 1)
+    game.execute(ANN, PlaceTile(x=2, y=0, rotation=0))
+    game.execute(ANN, Deploy(location="E+W", figure="builder"))
+    turn(game, 0, 2)
+    turn(game, -1, 0, 90)  # Ann: the bazaar tile, W end of her road
+    assert [type(e) for e in game.pending[-2:]] == [ev.BazaarTilesTakenFaceDown, ev.BuilderTurnTaken]
+    assert game.state.scores == [0, 0]
+    turn(game, 3, 0, 90)  # Ann's builder tile closes the road
+    assert game.state.scores == [5, 0]
+    assert expected_step(game.state) == Decision("choose", BOB)
+    assert ChooseBazaarTile(index=0, bid=1) in legal_commands(game.state)
+    game.execute(BOB, ChooseBazaarTile(index=0, bid=1))
+    assert expected_step(game.state) == Decision("bid", ANN)
+
+
 def test_V_BAZAAR_NOCREDIT_no_bid_above_the_score() -> None:
     rules = RuleSet(bazaar_no_credit=True)
     game = bcb(["BA/C", "BB/F.b", "BA/RFr", "BA/L", *FILL], rules=rules)
