@@ -11,15 +11,15 @@ from domain.tiles import Kind
 class Castle:
     """A converted city: its owners' knights sit on it until it scores once (R-CASTLE-6)."""
 
-    __slots__ = ("feature", "fief", "owners", "part", "positions", "scored", "turn")
+    __slots__ = ("feature", "fief", "owners", "part", "positions", "scored", "sitting")
 
-    def __init__(self, feature: int, positions: tuple[Pos, Pos], owners: list[int], part: int, turn: int):
+    def __init__(self, feature: int, positions: tuple[Pos, Pos], owners: list[int], part: int, sitting: int):
         self.feature = feature  # root segment id of the castle's city
         self.positions = positions
         self.fief = fief(*positions)
         self.owners = owners
         self.part = part  # the turn part (global count) that created it
-        self.turn = turn
+        self.sitting = sitting  # the part that began its maker's (double) turn (V-CASTLE-SAME-TURN)
         self.scored = False
 
 

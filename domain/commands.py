@@ -39,7 +39,8 @@ class Deploy(Command, frozen=True, kw_only=True):
 
 
 class Pass(Command, frozen=True, kw_only=True):
-    """Decline the current optional step: bridge and deployment, a castle, or a bid."""
+    """Decline the current optional step: bridge and deployment, a castle, or a bid; or, holding a
+    tile that fits only with a bridge, the bridge, which discards the tile (R-BRIDGE-7)."""
 
 
 class ChooseCastle(Command, frozen=True, kw_only=True):

@@ -6,6 +6,7 @@ All checks live here; `evolve` trusts what this returns.
 from __future__ import annotations
 
 from domain import events as ev
+from domain.castles import castle_base
 from domain.commands import (
     Bid,
     Buy,
@@ -28,6 +29,7 @@ from domain.moves import (
     feature_handle,
     legal_deployments,
     max_bid,
+    may_decline_bridge,
 )
 from domain.state import GameState, Phase, bridge_or_segment_at, castle_offer, castle_target_pending
 from domain.tiles import TILES, Kind, TileType
@@ -58,6 +60,16 @@ _COMMAND_STEPS: dict[type[Command], tuple[tuple[str, ...], str]] = {
 
 
 def decide(state: GameState, player: int, command: Command) -> list[ev.Event]:
+    if isinstance(command, Pass) and may_decline_bridge(state) and player == state.current:
+        assert state.tile is not None  # R-BRIDGE-7: no bridge, so the tile fits nowhere
+        return [
+            ev.TileDiscarded(
+                originator_id=state.id,
+                originator_version=state.version + 1,
+                player=player,
+                tile=state.tile.id,
+            )
+        ]
     step = _check_turn(state, player, command)
     gid, version = state.id, state.version + 1
     if isinstance(command, PlaceTile):
@@ -137,6 +149,8 @@ def _check_turn(state: GameState, player: int, command: Command) -> str:
     decision = expected_step(state)
     if decision is None:
         raise RuleViolation("R-BASE-3", "no decision is due: the game moves on by itself")
+    if isinstance(command, ChooseCastle) and decision.player == player and decision.step == "action":
+        _check_castle_base(state, command)
     if decision.step not in steps:
         expected = decision.step
         raise RuleViolation(
@@ -290,6 +304,24 @@ def _deploy(state: GameState, player: int, command: Deploy) -> ev.Event:
         location=command.location,
         figure=figure,
     )
+
+
+def _check_castle_base(state: GameState, command: ChooseCastle) -> None:
+    """A castle asked for on a completed city that can never be one names R-CASTLE-2."""
+    board = state.board
+    placed = board.at.get((command.x, command.y))
+    if placed is None or command.location not in placed.orientation.by_name:
+        return
+    feature = board.graph.feature(placed.segment(command.location))
+    if feature.kind != Kind.CITY or feature.open != 0 or feature.castle:
+        return
+    if castle_base(board, feature, state.rules.castle_ends) is None:
+        raise RuleViolation(
+            "R-CASTLE-2",
+            f"the city at {command.location} of {(command.x, command.y)} cannot become a castle: "
+            f"it covers {len(feature.tiles)} tiles, and only a city of two tiles, each with one "
+            "city end, may",
+        )
 
 
 def _castle(state: GameState, player: int, command: ChooseCastle) -> ev.Event:

@@ -102,6 +102,12 @@ def legal_placements(state: GameState) -> list[tuple[int, int, int]]:
     return [(x, y, r) for x, y, r, _ in placement_options(state)]
 
 
+def may_decline_bridge(state: GameState) -> bool:
+    """The held tile fits only with a bridge: the player may decline and discard it (R-BRIDGE-7)."""
+    held = state.tile
+    return state.phase == Phase.PLACE and held is not None and not state.board.fits_somewhere(held)
+
+
 def fits_somewhere(state: GameState) -> bool:
     held = state.tile
     assert held is not None
@@ -183,7 +189,10 @@ def legal_commands(state: GameState) -> list[Command]:
         return []
     step = decision.step
     if step == "place":
-        return [place_command(p) for p in placement_options(state)]
+        commands: list[Command] = [place_command(p) for p in placement_options(state)]
+        if may_decline_bridge(state):
+            commands.append(Pass())  # R-BRIDGE-7: no bridge, and the tile is discarded
+        return commands
     if step == "action":
         return [
             *(PlaceBridge(x=x, y=y, axis=axis) for x, y, axis in bridge_spots(state)),  # type: ignore[arg-type]

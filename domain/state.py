@@ -77,6 +77,7 @@ class GameState:
         "expansions",
         "from_pile",
         "goods",
+        "grants",
         "id",
         "memo",
         "memo_version",
@@ -90,6 +91,7 @@ class GameState:
         "policy",
         "rules",
         "scores",
+        "sitting",
         "supply",
         "tile",
         "turn",
@@ -121,6 +123,11 @@ class GameState:
         self.turn_player = 0  # seat whose normal turn this is; play resumes to their left
         self.part = Part.NORMAL
         self.part_count = 0  # turn parts so far: castles score only in a later one (R-CASTLE-6)
+        # The part that began the current player's (double) turn: this part, or for a builder
+        # part the part that earned it (V-CASTLE-SAME-TURN). `grants`: the earning parts of
+        # builder tiles granted and not yet taken; the latest grant's tile is taken first.
+        self.sitting = 0
+        self.grants: list[int] = []
         self.tile: TileType | None = None  # held, not yet placed
         self.from_pile = True  # the held tile came off the pile (a bought one holds no bazaar)
         self.placed: PlacedTile | None = None  # placed in this part
@@ -209,6 +216,7 @@ def _started(state: GameState, e: ev.GameStarted) -> None:
 def _begin_part(state: GameState, player: int, part: Part, tile_id: str, from_pile: bool) -> None:
     state.part_count += 1
     state.part = part
+    state.sitting = state.grants.pop() if part == Part.BUILDER and state.grants else state.part_count
     state.current = player
     state.tile = tile(tile_id)
     state.from_pile = from_pile
@@ -231,6 +239,7 @@ def _drawn(state: GameState, e: ev.TileDrawn) -> None:
     state.turn_player = e.player
     state.agenda = []  # whatever is left never happens (see turns.is_live)
     state.deferred = []
+    state.grants = []
     _begin_part(state, e.player, Part.NORMAL, e.tile, True)
 
 
@@ -363,7 +372,7 @@ def _castle_built(state: GameState, e: ev.CastleBuilt) -> None:
     castle = next((c for c in state.castles if c.feature == feature.id), None)
     if castle is None:
         feature.castle = True
-        state.castles.append(Castle(feature.id, positions, [e.player], state.part_count, state.turn))
+        state.castles.append(Castle(feature.id, positions, [e.player], state.part_count, state.sitting))
     else:
         castle.owners.append(e.player)
     state.castles_left[e.player] -= 1
@@ -388,10 +397,11 @@ def castle_candidates(state: GameState) -> list[tuple[int, list[Feature]]]:
 
 
 def _may_score(state: GameState, castle: Castle) -> bool:
-    """Not in the scoring that made it; not in the same turn either without V-CASTLE-SAME-TURN."""
+    """Not in the scoring that made it; without V-CASTLE-SAME-TURN not in the builder part of the
+    double turn that made it either. Bazaar parts are turns of their own (R-BAZAAR-7)."""
     if castle.part == state.part_count:
         return False
-    return state.rules.castle_same_turn or castle.turn != state.turn
+    return state.rules.castle_same_turn or castle.sitting != state.sitting
 
 
 def castle_target_pending(state: GameState) -> tuple[int, list[Feature]] | None:
@@ -516,6 +526,7 @@ def _pop(state: GameState, item: Item) -> Entry:
 
 def _builder_granted(state: GameState, e: ev.BuilderTurnGranted) -> None:
     _pop(state, Item.GRANT)
+    state.grants.append(state.sitting)
 
 
 def _bazaar_opened(state: GameState, e: ev.BazaarOpened | ev.BazaarResumed) -> None:
@@ -531,9 +542,16 @@ def _bazaar_opened(state: GameState, e: ev.BazaarOpened | ev.BazaarResumed) -> N
 def _take_bazaar_tiles(state: GameState, host: int, tiles: tuple[str, ...], hidden: bool) -> None:
     state.next_draw += len(tiles)
     rules = state.rules
-    free = rules.bazaar_no_auction or (rules.bazaar_zero_scores and not any(state.scores))
-    state.auction = Auction(host, tiles, len(state.players), free, hidden, rules.bazaar_choice_moves_on)
+    state.auction = Auction(
+        host, tiles, len(state.players), _free_bazaar(state), hidden, rules.bazaar_choice_moves_on
+    )
     state.phase = Phase.AUCTION if not hidden else Phase.PART_OVER
+
+
+def _free_bazaar(state: GameState) -> bool:
+    """No bidding: V-BAZAAR-NOAUCTION, or V-BAZAAR-ZEROSCORES while every score is 0."""
+    rules = state.rules
+    return rules.bazaar_no_auction or (rules.bazaar_zero_scores and not any(state.scores))
 
 
 def _face_down(state: GameState, e: ev.BazaarTilesTakenFaceDown) -> None:
@@ -546,6 +564,7 @@ def _revealed(state: GameState, e: ev.BazaarRevealed) -> None:
     auction = state.auction
     assert auction is not None
     auction.hidden = False
+    auction.free = _free_bazaar(state)  # the scores as the auction starts, builder part included
     state.phase = Phase.AUCTION
     state.agenda[:0] = round_parts(e.host, len(state.players))
 

@@ -37,7 +37,7 @@ LEGACY: dict[str, dict[str, tuple[int, dict[str, int]]]] = {
     "basic/scoringMultiTiles.jcz": {"Alice": (28, {"city": 28}), "Bob": (13, {"road": 4, "cloister": 9})},
     "basic/scoringFarms.jcz": {"Alice": (9, {"farm": 9}), "Bob": (15, {"farm": 15})},
     "traders_and_builders/tradeGoodsScoring.jcz": {
-        "Alice": (16, {"goods": 10}),
+        "Alice": (16, {"city": 6, "goods": 10}),
         "Bob": (20, {"goods": 20}),
     },
 }
