@@ -10,7 +10,7 @@ from typing import Final
 
 from domain.features import Feature, FeatureGraph
 from domain.geometry import EDGE_OFFSETS, HALF_OPPOSITE, RING_OFFSETS, E, N, Pos, S, W, opposite
-from domain.tiles import FIELD_EDGE, ROAD_EDGE, Kind, Orientation, TileType, rotations_fitting
+from domain.tiles import FIELD_EDGE, ROAD_EDGE, Kind, Orientation, TileType, bridge_needs, rotations_fitting
 
 BridgeSpot = tuple[int, int, str]  # (x, y, axis)
 
@@ -205,63 +205,31 @@ class Board:
         return spots
 
     def bridge_fix(self, tile: TileType, pos: Pos, rotation: int) -> BridgeSpot | None:
-        """The one bridge that makes an otherwise mismatching placement legal, if any (R-BRIDGE-4).
-
-        A field edge of the new tile against a neighbour's road needs a bridge on the new tile;
-        a road edge against a neighbour's field needs one on that neighbour; a city never fits.
-        """
-        codes = tile.orientations[rotation // 90].edge_codes
-        x, y = pos
-        own: set[int] = set()
-        theirs: list[tuple[Pos, int]] = []
-        for edge in range(4):
-            dx, dy = EDGE_OFFSETS[edge]
-            q = (x + dx, y + dy)
-            other = self.at.get(q)
-            if other is None:
-                continue
-            mine, their = codes[edge], other.edge_codes[opposite(edge)]
-            if mine == their:
-                continue
-            if mine == FIELD_EDGE and their == ROAD_EDGE:
-                own.add(edge)
-            elif mine == ROAD_EDGE and their == FIELD_EDGE:
-                theirs.append((q, edge))
-            else:
-                return None
-        if own and not theirs:
-            axis = "NS" if own <= {N, S} else "EW" if own <= {E, W} else None
-            if axis is not None and self.bridge_allowed(pos, axis, codes):
-                return (x, y, axis)
+        """The one bridge that makes an otherwise mismatching placement legal, if any (R-BRIDGE-4)."""
+        constraint = self.open.get(pos)
+        if constraint is None:
             return None
-        if len(theirs) == 1 and not own:
-            q, edge = theirs[0]
-            axis = "NS" if edge in (N, S) else "EW"
-            # The neighbour's end facing the new tile meets its road; its far end lies on
-            # `edge`'s side and must face a road or an empty space.
-            other = self.at[q]
-            if other.bridge is not None:
-                return None
-            if other.edge_codes[edge] != FIELD_EDGE or other.edge_codes[opposite(edge)] != FIELD_EDGE:
-                return None
-            fx, fy = EDGE_OFFSETS[edge]
-            beyond = self.at.get((q[0] + fx, q[1] + fy))
-            if beyond is not None and beyond.edge_codes[opposite(edge)] != ROAD_EDGE:
-                return None
-            return (q[0], q[1], axis)
+        for r, axis, edge in bridge_needs(tile, constraint):
+            if r == rotation:
+                return self.bridge_for(tile, pos, rotation, axis, edge)
         return None
 
-    def bridged_placements(self, tile: TileType) -> list[tuple[int, int, int, BridgeSpot]]:
-        """Placements legal only with a bridge (R-BRIDGE-4), each with that bridge."""
-        found: list[tuple[int, int, int, BridgeSpot]] = []
-        for pos, constraint in self.open.items():
-            fitting = rotations_fitting(tile, constraint)
-            if len(fitting) == 4:
-                continue
-            for rotation in (0, 90, 180, 270):
-                if rotation in fitting:
-                    continue
-                spot = self.bridge_fix(tile, pos, rotation)
-                if spot is not None:
-                    found.append((pos[0], pos[1], rotation, spot))
-        return found
+    def bridge_for(self, tile: TileType, pos: Pos, rotation: int, axis: str, edge: int) -> BridgeSpot | None:
+        """Whether the bridge `bridge_needs` names can be laid: on the new tile along `axis`, or on
+        the neighbour across `edge`."""
+        if axis:
+            codes = tile.orientations[rotation // 90].edge_codes
+            return (pos[0], pos[1], axis) if self.bridge_allowed(pos, axis, codes) else None
+        dx, dy = EDGE_OFFSETS[edge]
+        q = (pos[0] + dx, pos[1] + dy)
+        other = self.at[q]
+        # The neighbour's end facing the new tile meets its road; its far end lies on `edge`'s
+        # side and must face a road or an empty space.
+        if other.bridge is not None:
+            return None
+        if other.edge_codes[edge] != FIELD_EDGE or other.edge_codes[opposite(edge)] != FIELD_EDGE:
+            return None
+        beyond = self.at.get((q[0] + dx, q[1] + dy))
+        if beyond is not None and beyond.edge_codes[opposite(edge)] != ROAD_EDGE:
+            return None
+        return (q[0], q[1], "NS" if edge in (N, S) else "EW")

@@ -29,7 +29,7 @@ from domain.state import (
     castle_offer,
     castle_target_pending,
 )
-from domain.tiles import Kind
+from domain.tiles import Kind, placement_entry, placement_table
 
 
 class Decision(NamedTuple):
@@ -89,11 +89,24 @@ def placement_options(state: GameState) -> list[Placement]:
 
 
 def _placement_options(state: GameState) -> list[Placement]:
-    if state.phase != Phase.PLACE or state.tile is None:
+    held = state.tile
+    if state.phase != Phase.PLACE or held is None:
         return []
-    found: list[Placement] = [(x, y, r, None) for x, y, r in state.board.placements(state.tile)]
-    if bridges_in_play(state):
-        found += state.board.bridged_placements(state.tile)
+    board = state.board
+    bridges = bridges_in_play(state)
+    found: list[Placement] = []
+    # One pass over the open positions: the matching rotations, then those a bridge rescues.
+    table = placement_table(held)
+    for pos, constraint in board.open.items():
+        entry = table.get(constraint) or placement_entry(held, constraint)
+        x, y = pos
+        for rotation in entry[0]:
+            found.append((x, y, rotation, None))
+        if bridges:
+            for rotation, axis, edge in entry[1]:
+                spot = board.bridge_for(held, pos, rotation, axis, edge)
+                if spot is not None:
+                    found.append((x, y, rotation, spot))
     return found
 
 

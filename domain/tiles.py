@@ -236,3 +236,70 @@ def rotations_fitting(tile_type: TileType, constraint: int) -> tuple[int, ...]:
         found = tuple(o.rotation for o in tile_type.orientations if o.code & mask == constraint)
         _FITS[key] = found
     return found
+
+
+# bridge_needs(tile, constraint) cache, keyed like _FITS.
+_BRIDGE_NEEDS: dict[int, tuple[tuple[int, str, int], ...]] = {}
+_AXIS_OF_EDGES: Final = {
+    frozenset({0}): "NS",
+    frozenset({2}): "NS",
+    frozenset({0, 2}): "NS",
+    frozenset({1}): "EW",
+    frozenset({3}): "EW",
+    frozenset({1, 3}): "EW",
+}
+
+
+def bridge_needs(tile_type: TileType, constraint: int) -> tuple[tuple[int, str, int], ...]:
+    """For each rotation that mismatches only where a bridge could help: (rotation, axis of a
+    bridge on the new tile or "", edge whose neighbour needs the bridge or -1) (R-BRIDGE-4).
+
+    A field edge against a neighbour's road needs a bridge on the new tile, along that edge's
+    axis; a road edge against a neighbour's field needs one on that neighbour; a city never fits.
+    """
+    key = (tile_type.orientations[0].code << 8) | constraint
+    found = _BRIDGE_NEEDS.get(key)
+    if found is None:
+        needs = []
+        for o in tile_type.orientations:
+            own: set[int] = set()
+            theirs: list[int] = []
+            for edge in range(4):
+                their = (constraint >> (2 * edge)) & 3
+                mine = o.edge_codes[edge]
+                if their == 0 or their == mine:
+                    continue
+                if mine == FIELD_EDGE and their == ROAD_EDGE:
+                    own.add(edge)
+                elif mine == ROAD_EDGE and their == FIELD_EDGE:
+                    theirs.append(edge)
+                else:
+                    own, theirs = set(), [-1, -1]  # not fixable
+                    break
+            axis = _AXIS_OF_EDGES.get(frozenset(own), "")
+            if axis and not theirs:
+                needs.append((o.rotation, axis, -1))
+            elif len(theirs) == 1 and not own:
+                needs.append((o.rotation, "", theirs[0]))
+        found = tuple(needs)
+        _BRIDGE_NEEDS[key] = found
+    return found
+
+
+# Per tile signature: constraint -> (rotations that fit, bridge needs), filled as constraints occur.
+_TABLES: dict[int, dict[int, tuple[tuple[int, ...], tuple[tuple[int, str, int], ...]]]] = {}
+
+
+def placement_table(
+    tile_type: TileType,
+) -> dict[int, tuple[tuple[int, ...], tuple[tuple[int, str, int], ...]]]:
+    """The look-up behind legal placements: one dict read per open position."""
+    return _TABLES.setdefault(tile_type.orientations[0].code, {})
+
+
+def placement_entry(
+    tile_type: TileType, constraint: int
+) -> tuple[tuple[int, ...], tuple[tuple[int, str, int], ...]]:
+    entry = (rotations_fitting(tile_type, constraint), bridge_needs(tile_type, constraint))
+    placement_table(tile_type)[constraint] = entry
+    return entry
