@@ -42,7 +42,7 @@ def main() -> None:
             start = time.perf_counter()
             _, events = records.read(path)
             checked = time.perf_counter()
-            store.save(*events)
+            store.save_events(events)
             total.append(time.perf_counter() - start)
             validate.append(checked - start)
         store.close()

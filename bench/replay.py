@@ -51,7 +51,7 @@ def main() -> None:
         for label, url in (("sqlite", str(Path(tmp) / "bench.sqlite")), ("memory", "memory")):
             store = open_store(url)
             for game_events in recorded:
-                store.save(*game_events)
+                store.save_events(game_events)
             ids = [g.id for g in games]
             time_loads(store, ids[:5], 1)  # warm up
             times = time_loads(store, ids, args.rounds)

@@ -328,7 +328,7 @@ def import_(
         if store.game_events(game.id, until=1):
             raise StoreError(f"game {game.id} is already in this store")
         with storage_errors("cannot save"):
-            store.save(*events)
+            store.save_events(events)
     if json:
         print_json({"game": str(game.id), "events": len(events), "final": score_report(game.state).final})
         return

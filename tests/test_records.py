@@ -41,7 +41,7 @@ def stored_games(db: str) -> int:
 
 def test_export_import_export_gives_the_same_file_and_the_same_events(tmp_path: Path) -> None:
     first, second = str(tmp_path / "a.sqlite"), str(tmp_path / "b.sqlite")
-    open_store(first).save(*EVENTS)
+    open_store(first).save_events(EVENTS)
     game = str(EVENTS[0].originator_id)
     assert carc("export", game, "-o", str(tmp_path / "1.jsonl"), "--db", first)[0] == 0
     code, out, err = carc("import", str(tmp_path / "1.jsonl"), "--db", second, "--json")
