@@ -97,11 +97,12 @@ def storage_errors(doing: str) -> Iterator[None]:
 class _Batch:
     """Events to store, in the shape the library collects from an aggregate."""
 
-    __slots__ = ("events", "id")
+    __slots__ = ("events", "id", "version")
 
     def __init__(self, game_id: UUID, events: Sequence[ev.Event]) -> None:
         self.id = game_id
         self.events = events
+        self.version = events[-1].originator_version
 
     def collect_events(self) -> list[ev.Event]:
         return list(self.events)
