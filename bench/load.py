@@ -32,16 +32,24 @@ from service.schema import MoveAnswer
 
 
 class Run:
+    """When each move was answered and how long it took."""
+
     def __init__(self) -> None:
         self.latencies: list[float] = []
-        self.first: float | None = None
-        self.last = 0.0
+        self.answered: list[float] = []
 
     def moved(self, _: MoveAnswer, seconds: float) -> None:
-        now = time.perf_counter()
-        self.first = self.first or now - seconds
-        self.last = now
+        self.answered.append(time.perf_counter())
         self.latencies.append(seconds)
+
+    def sustained(self) -> tuple[int, float]:
+        """Moves answered between the 10th and the 90th percentile of the run, and their moves/s.
+
+        The middle keeps out the start (games being created and joined) and the end (fewer games
+        left as they finish), where fewer than all the games are playing.
+        """
+        low, high = len(self.answered) // 10, len(self.answered) * 9 // 10
+        return high - low, (high - low) / (self.answered[high] - self.answered[low])
 
 
 async def load(url: str, games: int, rate: float, seconds: float) -> tuple[Run, int]:
@@ -92,17 +100,16 @@ def store_for(kind: str, postgres: str) -> Iterator[str]:
 
 
 def report(kind: str, run: Run, finished: int, games: int, offered: str) -> None:
-    moves = len(run.latencies)
-    if moves < 2 or run.first is None:
-        print(f"{kind}: too few moves to measure ({moves})")
+    if len(run.latencies) < 100:
+        print(f"{kind}: too few moves to measure ({len(run.latencies)})")
         return
-    wall = run.last - run.first
+    moves, rate = run.sustained()
     ms = sorted(x * 1000 for x in run.latencies)
     p99 = ms[min(len(ms) - 1, round(0.99 * len(ms)))]
     print(
-        f"{kind:8} {moves:6d} moves in {wall:5.1f} s = {moves / wall:6.0f} moves/s | "
+        f"{kind:8} {rate:5.0f} moves/s sustained ({moves} moves mid-run, {len(ms)} in all) | "
         f"latency p50 {statistics.median(ms):5.1f} ms, p99 {p99:5.1f} ms | "
-        f"{finished}/{games} games finished, offered: {offered} moves/s"
+        f"{finished}/{games} games finished | offered: {offered} moves/s"
     )
 
 
