@@ -20,6 +20,10 @@ from domain.rules import RuleSet
 from projections.board import BoardView, board_view
 
 Name = Annotated[str, msgspec.Meta(min_length=1, max_length=40)]
+# Stores keep these as signed 64-bit integers; larger ones are refused as bad input.
+MAX_INT64 = 2**63 - 1
+Seed = Annotated[int, msgspec.Meta(ge=-MAX_INT64 - 1, le=MAX_INT64)]
+Version = Annotated[int, msgspec.Meta(ge=0, le=MAX_INT64)]
 
 
 class Body(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
@@ -30,12 +34,12 @@ class NewGame(Body, frozen=True, kw_only=True):
     players: tuple[Name, ...]
     expansions: tuple[Name, ...] = ("base",)
     rules: RuleSet = msgspec.field(default_factory=RuleSet)
-    seed: int | None = None  # None: the server shuffles the pile unpredictably
+    seed: Seed | None = None  # None: the server shuffles the pile unpredictably
 
 
 class MoveBody(Body, frozen=True, kw_only=True):
     command: AnyCommand
-    expected_version: int | None = None  # refuse the move (409) unless the game is at this version
+    expected_version: Version | None = None  # refuse the move (409) unless the game is at this version
 
 
 class GameCreated(msgspec.Struct, frozen=True, kw_only=True):

@@ -235,8 +235,17 @@ commands = st.fixed_dictionaries(
         "extra": json_values,
     },
 )
+new_games = st.fixed_dictionaries(
+    {"players": st.lists(st.text(max_size=4), max_size=8) | json_values},
+    optional={
+        "expansions": st.lists(st.sampled_from(["base", "bcb", "tb", "nope", ""]), max_size=4) | json_values,
+        "rules": st.fixed_dictionaries({}, optional={"followers": json_values, "farmers": json_values}),
+        "seed": st.integers() | json_values,
+    },
+)
 bodies = st.one_of(
     st.binary(max_size=40),
+    new_games.map(lambda v: json.dumps(v).encode()),
     json_values.map(lambda v: json.dumps(v).encode()),
     st.fixed_dictionaries({"command": commands}, optional={"expected_version": json_values}).map(
         lambda v: json.dumps(v).encode()
