@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import socket
 from collections.abc import AsyncIterator
 from typing import Annotated, Any
 from uuid import UUID
@@ -186,5 +187,10 @@ def create_app(db: str) -> Litestar:
 
 
 def serve(db: str, host: str, port: int) -> None:
-    """Run the service until interrupted."""
-    uvicorn.run(create_app(db), host=host, port=port, log_level="warning", access_log=False)
+    """Run the service until interrupted; OSError if it cannot listen on host:port."""
+    app = create_app(db)
+    # Bound here rather than by uvicorn, which reports a busy port in its log and exits 3:
+    # the caller gets the error itself.
+    listener = socket.create_server((host, port), family=socket.AF_INET6 if ":" in host else socket.AF_INET)
+    config = uvicorn.Config(app, log_level="warning", access_log=False)
+    uvicorn.Server(config).run(sockets=[listener])

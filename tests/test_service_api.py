@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import asyncio
 import json
+import socket
+import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, get_args
@@ -19,7 +21,7 @@ from domain import rules as rule_sets
 from domain.commands import AnyCommand, Pass, PlaceTile
 from domain.events import Event
 from domain.store import open_store
-from service.client import ApiError, CarcClient, local_server, play_random_game
+from service.client import CARC, ApiError, CarcClient, local_server, play_random_game
 from service.schema import MoveAnswer
 
 # The default rule set and every named variant the domain module defines, so new ones are played too.
@@ -283,3 +285,13 @@ def test_place_tile_commands_carry_only_known_fields(server: str) -> None:
         )
         assert answer.status_code == 400
         assert "bogus" in answer.json()["message"]
+
+
+def test_serve_on_a_busy_port_fails_with_a_message(db: str) -> None:
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = str(busy.getsockname()[1])
+        done = subprocess.run([CARC, "serve", "--db", db, "--port", port], capture_output=True, timeout=30)
+    assert done.returncode == 1
+    assert b"cannot listen on 127.0.0.1:" in done.stderr
