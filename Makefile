@@ -27,6 +27,8 @@ test: lint
 bench: setup
 	$(BIN)/python bench/playout.py
 	$(BIN)/python bench/replay.py
+	$(BIN)/python bench/records.py
+	$(BIN)/python bench/analytics.py
 
 clean:
 	rm -rf $(VENV) demo.sqlite .pytest_cache .mypy_cache .ruff_cache .hypothesis

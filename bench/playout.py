@@ -15,8 +15,7 @@ import time
 
 from domain.aggregate import Game
 from domain.bots import RandomBot, play_bot_game, shuffled_pile
-from domain.moves import legal_deployments, legal_placements
-from domain.state import Phase
+from domain.moves import legal_commands
 
 
 def time_games(players: int, games: int, expansions: tuple[str, ...]) -> tuple[list[float], int]:
@@ -44,13 +43,10 @@ def time_move_generation(players: int, games: int, expansions: tuple[str, ...]) 
         state = game.state
         while not state.over:
             start = clock()
-            if state.phase == Phase.PLACE:
-                legal_placements(state)
-            else:
-                legal_deployments(state)
+            legal_commands(state)
             spent += clock() - start
             generations += 1
-            game.execute(state.current, bot.choose(state))
+            game.execute(*bot.choose(state))
     return generations, spent
 
 

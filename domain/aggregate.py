@@ -69,7 +69,8 @@ class Game:
 
     def execute(self, player: int, command: Command) -> None:
         """Apply one player's command and whatever the engine does after it."""
-        self._record(decide(self.state, player, command))
+        for event in decide(self.state, player, command):
+            self._record(event)
         self._advance()
 
     def replay(self, event: ev.Event) -> None:

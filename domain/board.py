@@ -6,13 +6,20 @@ neighbours impose, and `rotations_fitting` maps (tile type, constraint) to rotat
 
 from __future__ import annotations
 
+from typing import Final
+
 from domain.features import Feature, FeatureGraph
-from domain.geometry import EDGE_OFFSETS, HALF_OPPOSITE, RING_OFFSETS, Pos
-from domain.tiles import Kind, Orientation, TileType, rotations_fitting
+from domain.geometry import EDGE_OFFSETS, HALF_OPPOSITE, RING_OFFSETS, E, N, Pos, S, W, opposite
+from domain.tiles import FIELD_EDGE, ROAD_EDGE, Kind, Orientation, TileType, rotations_fitting
+
+BridgeSpot = tuple[int, int, str]  # (x, y, axis)
+
+
+AXES: Final = {"NS": (N, S), "EW": (E, W)}
 
 
 class PlacedTile:
-    __slots__ = ("base", "edge_segment", "index", "orientation", "pos", "tile")
+    __slots__ = ("base", "bridge", "edge_codes", "edge_segment", "index", "orientation", "pos", "tile")
 
     def __init__(self, index: int, pos: Pos, tile: TileType, orientation: Orientation, base: int) -> None:
         self.index = index
@@ -22,6 +29,9 @@ class PlacedTile:
         self.base = base  # segment id of the tile's first segment
         # Global segment id reaching each edge (roads and cities), -1 for field edges.
         self.edge_segment = [base + s if s >= 0 else -1 for s in orientation.edge_segment]
+        # Edge kinds as the board sees them: a bridge turns its two field edges into road.
+        self.edge_codes = list(orientation.edge_codes)
+        self.bridge: str | None = None  # axis of the bridge on this tile (R-BRIDGE-3: one at most)
 
     def segment(self, name: str) -> int:
         """Segment id of the location `name` on this tile; KeyError if there is none."""
@@ -107,8 +117,10 @@ class Board:
                 if theirs >= 0:
                     graph.union(mine, theirs)
         mine = placed.edge_segment[edge]
-        if mine >= 0:
-            graph.join_edge(mine, other.edge_segment[(edge + 2) & 3])
+        theirs = other.edge_segment[(edge + 2) & 3]
+        # Road against field is left open here: the bridge placed with this tile joins it.
+        if mine >= 0 and theirs >= 0:
+            graph.join_edge(mine, theirs)
 
     def cloister_neighbours(self, pos: Pos) -> int:
         x, y = pos
@@ -136,3 +148,120 @@ class Board:
         if feature.kind == Kind.FIELD:
             return False
         return feature.open == 0
+
+    # --- bridges (R-BRIDGE-*) ---
+
+    def add_bridge(self, pos: Pos, axis: str) -> int:
+        """Lay a bridge: a road segment across the tile joining two field edges (R-BRIDGE-4).
+
+        Trusts its input like `place`. Returns the bridge's segment id.
+        """
+        placed = self.at[pos]
+        sid = self.graph.add_segment(Kind.ROAD, placed.index, 2)
+        placed.bridge = axis
+        x, y = pos
+        for edge in AXES[axis]:
+            placed.edge_segment[edge] = sid
+            placed.edge_codes[edge] = ROAD_EDGE
+            dx, dy = EDGE_OFFSETS[edge]
+            q = (x + dx, y + dy)
+            other = self.at.get(q)
+            if other is None:
+                shift = 2 * opposite(edge)
+                self.open[q] = (self.open[q] & ~(3 << shift)) | (ROAD_EDGE << shift)
+            else:
+                self.graph.join_edge(sid, other.edge_segment[opposite(edge)])
+        return sid
+
+    def bridge_allowed(self, pos: Pos, axis: str, codes: list[int] | tuple[int, ...] | None = None) -> bool:
+        """Both ends on field, no other bridge, each end facing a road or an empty space (R-BRIDGE-3/4).
+
+        `codes` stands in for the edges of a tile not yet on the board at `pos`.
+        """
+        placed = self.at.get(pos)
+        if placed is not None and placed.bridge is not None:
+            return False
+        if codes is None:
+            assert placed is not None
+            codes = placed.edge_codes
+        x, y = pos
+        for edge in AXES[axis]:
+            if codes[edge] != FIELD_EDGE:
+                return False
+            dx, dy = EDGE_OFFSETS[edge]
+            other = self.at.get((x + dx, y + dy))
+            if other is not None and other.edge_codes[opposite(edge)] != ROAD_EDGE:
+                return False
+        return True
+
+    def bridge_spots(self, pos: Pos, neighbours: bool = True) -> list[BridgeSpot]:
+        """Voluntary bridges after placing at `pos`: on that tile or an orthogonal neighbour (R-BRIDGE-2)."""
+        x, y = pos
+        spots: list[BridgeSpot] = []
+        around = ((x + dx, y + dy) for dx, dy in EDGE_OFFSETS) if neighbours else ()
+        for q in (pos, *around):
+            if q in self.at:
+                spots.extend((q[0], q[1], axis) for axis in AXES if self.bridge_allowed(q, axis))
+        return spots
+
+    def bridge_fix(self, tile: TileType, pos: Pos, rotation: int) -> BridgeSpot | None:
+        """The one bridge that makes an otherwise mismatching placement legal, if any (R-BRIDGE-4).
+
+        A field edge of the new tile against a neighbour's road needs a bridge on the new tile;
+        a road edge against a neighbour's field needs one on that neighbour; a city never fits.
+        """
+        codes = tile.orientations[rotation // 90].edge_codes
+        x, y = pos
+        own: set[int] = set()
+        theirs: list[tuple[Pos, int]] = []
+        for edge in range(4):
+            dx, dy = EDGE_OFFSETS[edge]
+            q = (x + dx, y + dy)
+            other = self.at.get(q)
+            if other is None:
+                continue
+            mine, their = codes[edge], other.edge_codes[opposite(edge)]
+            if mine == their:
+                continue
+            if mine == FIELD_EDGE and their == ROAD_EDGE:
+                own.add(edge)
+            elif mine == ROAD_EDGE and their == FIELD_EDGE:
+                theirs.append((q, edge))
+            else:
+                return None
+        if own and not theirs:
+            axis = "NS" if own <= {N, S} else "EW" if own <= {E, W} else None
+            if axis is not None and self.bridge_allowed(pos, axis, codes):
+                return (x, y, axis)
+            return None
+        if len(theirs) == 1 and not own:
+            q, edge = theirs[0]
+            axis = "NS" if edge in (N, S) else "EW"
+            # The neighbour's end facing the new tile meets its road; its far end lies on
+            # `edge`'s side and must face a road or an empty space.
+            other = self.at[q]
+            if other.bridge is not None:
+                return None
+            if other.edge_codes[edge] != FIELD_EDGE or other.edge_codes[opposite(edge)] != FIELD_EDGE:
+                return None
+            fx, fy = EDGE_OFFSETS[edge]
+            beyond = self.at.get((q[0] + fx, q[1] + fy))
+            if beyond is not None and beyond.edge_codes[opposite(edge)] != ROAD_EDGE:
+                return None
+            return (q[0], q[1], axis)
+        return None
+
+    def bridged_placements(self, tile: TileType) -> list[tuple[int, int, int, BridgeSpot]]:
+        """Placements legal only with a bridge (R-BRIDGE-4), each with that bridge."""
+        found: list[tuple[int, int, int, BridgeSpot]] = []
+        for pos, constraint in self.open.items():
+            fitting = rotations_fitting(tile, constraint)
+            if len(fitting) == 4:
+                continue
+            for rotation in (0, 90, 180, 270):
+                if rotation in fitting:
+                    continue
+                spot = self.bridge_fix(tile, pos, rotation)
+                if spot is not None:
+                    found.append((pos[0], pos[1], rotation, spot))
+        return found

@@ -7,28 +7,50 @@ from collections.abc import Sequence
 from uuid import UUID
 
 from domain.aggregate import Game
-from domain.commands import Command, Deploy, Pass, PlaceTile
-from domain.moves import legal_deployments, legal_placements
+from domain.commands import Bid, ChooseBazaarTile, Command, Deploy, Pass, PlaceBridge
+from domain.moves import expected_step, legal_commands, place_command, placement_options
 from domain.rules import RuleSet
-from domain.state import GameState, Phase
+from domain.state import GameState
 from domain.tiles import draw_pile
 
 
 class RandomBot:
-    """Uniform over legal placements; deploys with probability `deploy_rate`."""
+    """Random legal decisions: deploys with probability `deploy_rate`, bids a little, sometimes.
+
+    Every decision the rules offer (bridges, castles, bids, buy or sell, builders, pigs) is taken
+    now and then, so random games exercise the whole engine.
+    """
 
     def __init__(self, rng: random.Random, deploy_rate: float = 0.5) -> None:
         self.rng = rng
         self.deploy_rate = deploy_rate
 
-    def choose(self, state: GameState) -> Command:
-        if state.phase == Phase.PLACE:
-            x, y, rotation = self.rng.choice(legal_placements(state))
-            return PlaceTile(x=x, y=y, rotation=rotation)
-        options = legal_deployments(state)
-        if options and self.rng.random() < self.deploy_rate:
-            return Deploy(location=self.rng.choice(options))
-        return Pass()
+    def choose(self, state: GameState) -> tuple[int, Command]:
+        """(player, command) for the decision the game waits for."""
+        decision = expected_step(state)
+        assert decision is not None, "no decision is due"
+        rng = self.rng
+        step = decision.step
+        if step == "place":
+            return decision.player, place_command(rng.choice(placement_options(state)))
+        options = legal_commands(state)
+        if step == "action":
+            bridges = [c for c in options if isinstance(c, PlaceBridge)]
+            if bridges and rng.random() < 0.2:
+                return decision.player, rng.choice(bridges)
+            deploys = [c for c in options if isinstance(c, Deploy)]
+            if deploys and rng.random() < self.deploy_rate:
+                return decision.player, rng.choice(deploys)
+            return decision.player, Pass()
+        if step == "choose":
+            picks = [c for c in options if isinstance(c, ChooseBazaarTile) and c.bid <= 3]
+            return decision.player, rng.choice(picks)
+        if step == "bid":
+            raises = [c for c in options if isinstance(c, Bid) and c.amount <= 6]
+            if raises and rng.random() < 0.4:
+                return decision.player, rng.choice(raises)
+            return decision.player, Pass()
+        return decision.player, rng.choice(options)
 
 
 DEFAULT_NAMES = ("Alice", "Bob", "Carol", "Dave", "Eve", "Frank")
@@ -56,5 +78,5 @@ def play_bot_game(
     bot = RandomBot(rng)
     state = game.state
     while not state.over:
-        game.execute(state.current, bot.choose(state))
+        game.execute(*bot.choose(state))
     return game

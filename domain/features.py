@@ -14,7 +14,19 @@ from domain.tiles import Kind, TileType
 class Feature:
     """What a whole feature holds; lives on its union-find root only."""
 
-    __slots__ = ("borders", "goods", "id", "kind", "meeples", "open", "pennants", "tiles")
+    __slots__ = (
+        "borders",
+        "builders",
+        "castle",
+        "goods",
+        "id",
+        "kind",
+        "meeples",
+        "open",
+        "pennants",
+        "pigs",
+        "tiles",
+    )
 
     def __init__(self, fid: int, kind: Kind, tile: int, open_edges: int, pennants: int) -> None:
         self.id = fid
@@ -25,6 +37,9 @@ class Feature:
         self.meeples: list[tuple[int, int]] = []  # (player, segment id) of each follower
         self.borders: list[int] = []  # fields: segment ids of the cities they touch
         self.goods: dict[str, int] = {}
+        self.builders: list[tuple[int, int]] = []  # (player, segment id), never count for majority
+        self.pigs: list[tuple[int, int]] = []
+        self.castle = False  # a city converted into a castle (R-CASTLE-4)
 
     def absorb(self, other: Feature) -> None:
         self.tiles |= other.tiles
@@ -32,6 +47,8 @@ class Feature:
         self.pennants += other.pennants
         self.meeples += other.meeples
         self.borders += other.borders
+        self.builders += other.builders
+        self.pigs += other.pigs
         for kind, n in other.goods.items():
             self.goods[kind] = self.goods.get(kind, 0) + n
 
@@ -61,6 +78,14 @@ class FeatureGraph:
                 feature.borders = [base + b for b in seg.borders]
             features.append(feature)
         return base
+
+    def add_segment(self, kind: Kind, index: int, open_edges: int) -> int:
+        """One extra segment on placed tile `index` (a bridge's road, R-BRIDGE-4); returns its id."""
+        sid = len(self.parent)
+        self.parent.append(sid)
+        self.segment_tile.append(index)
+        self.features.append(Feature(sid, kind, index, open_edges, 0))
+        return sid
 
     def find(self, sid: int) -> int:
         parent = self.parent

@@ -6,7 +6,18 @@ reading by replaying it with a different `RuleSet`.
 
 from __future__ import annotations
 
+from typing import Final, Literal
+
 import msgspec
+
+Order = Literal["hig", "builder-first", "facedown", "jcz"]
+ORDERS: Final[tuple[Order, ...]] = ("hig", "builder-first", "facedown", "jcz")
+ORDER_VARIANTS: Final[dict[Order, str]] = {
+    "hig": "V-ORDER-HIG",
+    "builder-first": "V-ORDER-BUILDER-FIRST",
+    "facedown": "V-ORDER-FACEDOWN",
+    "jcz": "V-ORDER-JCZ",
+}
 
 
 class RuleSet(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
@@ -16,5 +27,63 @@ class RuleSet(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=T
     farmers: bool = True
     """Followers may be put on fields and fields score at the end (R-BASE-4, R-BASE-8)."""
 
+    order: Order = "hig"
+    """Which of builder tile and bazaar comes first (V-ORDER-*, RULES.md section 6)."""
+
+    castle_ends: bool = False
+    """V-CASTLE-ENDS: any two one-edge city ends may become a castle, not only semicircles."""
+
+    castle_same_turn: bool = True
+    """V-CASTLE-SAME-TURN: a castle made in a double turn's first part may score in its second."""
+
+    bazaar_no_credit: bool = False
+    """V-BAZAAR-NOCREDIT: no bid above the bidder's score; nobody pays below zero."""
+
+    bazaar_no_auction: bool = False
+    """V-BAZAAR-NOAUCTION: each player in turn picks a revealed tile for free."""
+
+    bazaar_zero_scores: bool = False
+    """V-BAZAAR-ZEROSCORES: the no-auction bazaar is used while every score is 0."""
+
+    bridge_on_neighbours: bool = True
+    """A voluntary bridge may go on a tile beside the one just placed (R-BRIDGE-2); JCloisterZone
+    offers it only on the tile just placed (JCZ-4)."""
+
+    builder_on_completed: bool = True
+    """A builder may go on a road or city the tile just completed (R-TB-2 does not forbid it;
+    it returns at once); JCloisterZone does not offer it."""
+
+    bazaar_choice_moves_on: bool = False
+    """JCloisterZone's reading: after a sale the next chooser is the player after the seller,
+    not the seller again (R-BAZAAR-6 says the seller chooses again)."""
+
 
 DEFAULT_RULES = RuleSet()
+
+# The variant switches a user can flip, by their RULES.md id (orders aside): the audit replays a
+# game under each flipped, and `carc play` takes them as options.
+VARIANTS: Final[dict[str, str]] = {
+    "V-CASTLE-ENDS": "castle_ends",
+    "V-CASTLE-SAME-TURN": "castle_same_turn",
+    "V-BAZAAR-NOCREDIT": "bazaar_no_credit",
+    "V-BAZAAR-NOAUCTION": "bazaar_no_auction",
+    "V-BAZAAR-ZEROSCORES": "bazaar_zero_scores",
+    "JCZ-BAZAAR-CHOOSER": "bazaar_choice_moves_on",
+    "JCZ-BRIDGE-PLACED-TILE": "bridge_on_neighbours",
+    "JCZ-BUILDER-COMPLETED": "builder_on_completed",
+}
+
+
+def audit_variants(rules: RuleSet) -> dict[str, RuleSet]:
+    """Every other reading a recorded game can be re-checked under, by name."""
+    found: dict[str, RuleSet] = {}
+    for order in ORDERS:
+        if order != rules.order:
+            found[ORDER_VARIANTS[order]] = msgspec.structs.replace(rules, order=order)
+    for name, field in VARIANTS.items():
+        flipped = not getattr(rules, field)
+        found[f"{name}={'on' if flipped else 'off'}"] = msgspec.structs.replace(rules, **{field: flipped})
+    found[f"farmers={'off' if rules.farmers else 'on'}"] = msgspec.structs.replace(
+        rules, farmers=not rules.farmers
+    )
+    return found

@@ -6,7 +6,7 @@ import msgspec
 
 from domain.board import Board
 from domain.features import Feature
-from domain.tiles import KIND_NAMES, Kind
+from domain.tiles import GOODS_KINDS, KIND_NAMES, Kind
 
 Parts = tuple[tuple[str, int], ...]
 
@@ -22,6 +22,7 @@ class Award(msgspec.Struct, frozen=True, kw_only=True):
     feature: int  # the feature's id (-1 when the award is not for one feature)
     turn: int
     version: int  # the event whose application produced it
+    part: int = 0  # the turn part (global count) it was scored in
     final: bool = False
 
 
@@ -60,16 +61,56 @@ def incomplete_value(board: Board, feature: Feature) -> tuple[int, Parts]:
     return 1 + around, (("tiles", 1 + around),)
 
 
-def farm_value(board: Board, field: Feature) -> tuple[int, Parts]:
-    """3 points per completed city the field touches (R-BASE-8)."""
+def farm_value(board: Board, field: Feature, pig: bool = False) -> tuple[int, Parts]:
+    """3 per completed city the field touches, 4 per castle; one more each with the pig.
+
+    (R-BASE-8, R-CASTLE-10, R-TB-6)
+    """
     graph = board.graph
-    cities = {graph.find(sid) for sid in field.borders}
-    completed = sum(1 for root in cities if _complete_city(graph.features[root]))
-    return 3 * completed, (("cities", completed),)
+    roots = {graph.find(sid) for sid in field.borders}
+    cities = castles = 0
+    for root in roots:
+        feature = graph.features[root]
+        if feature is None:
+            continue
+        if feature.castle:
+            castles += 1
+        elif feature.open == 0:
+            cities += 1
+    bonus = 1 if pig else 0
+    value = (3 + bonus) * cities + (4 + bonus) * castles
+    parts: Parts = (("cities", cities),)
+    if castles:
+        parts += (("castles", castles),)
+    if pig:
+        parts += (("pig", 1),)
+    return value, parts
 
 
-def _complete_city(feature: Feature | None) -> bool:
-    return feature is not None and feature.open == 0
+def goods_awards(goods: list[dict[str, int]], turn: int, part: int, version: int) -> list[Award]:
+    """10 points per kind of trade goods to everyone holding the most of it (R-TB-7)."""
+    found = []
+    for kind in GOODS_KINDS:
+        best = max((held.get(kind, 0) for held in goods), default=0)
+        if best == 0:
+            continue
+        for player, held in enumerate(goods):
+            if held.get(kind, 0) == best:
+                found.append(
+                    Award(
+                        player=player,
+                        points=10,
+                        category="goods",
+                        rule="R-TB-7",
+                        parts=((kind, best),),
+                        feature=-1,
+                        turn=turn,
+                        part=part,
+                        version=version,
+                        final=True,
+                    )
+                )
+    return found
 
 
 def category(feature: Feature) -> str:

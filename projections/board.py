@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import msgspec
 
-from domain.state import GameState
+from domain.state import GameState, segment_location
 
 
 class TileView(msgspec.Struct, frozen=True):
@@ -22,6 +22,18 @@ class MeepleView(msgspec.Struct, frozen=True):
     figure: str = "follower"
 
 
+class BridgeView(msgspec.Struct, frozen=True):
+    x: int
+    y: int
+    axis: str
+
+
+class CastleView(msgspec.Struct, frozen=True):
+    tiles: tuple[tuple[int, int], ...]
+    owners: tuple[int, ...]
+    scored: bool
+
+
 class BoardView(msgspec.Struct, frozen=True):
     """Everything a game's state shows; two games in the same position have equal views."""
 
@@ -36,6 +48,12 @@ class BoardView(msgspec.Struct, frozen=True):
     supply: tuple[int, ...]
     scores: tuple[int, ...]
     discarded: tuple[str, ...]
+    bridges: tuple[BridgeView, ...] = ()
+    castles: tuple[CastleView, ...] = ()
+    bridge_supply: tuple[int, ...] = ()
+    castle_supply: tuple[int, ...] = ()
+    goods: tuple[dict[str, int], ...] = ()
+    agenda: tuple[str, ...] = ()  # turn parts still to come, e.g. "builder:1"
 
 
 def board_view(state: GameState) -> BoardView:
@@ -43,17 +61,15 @@ def board_view(state: GameState) -> BoardView:
     graph = board.graph
     meeples = []
     for feature in graph.roots():
-        for player, sid in feature.meeples:
-            placed = board.tiles[graph.segment_tile[sid]]
-            meeples.append(
-                MeepleView(
-                    player=player,
-                    x=placed.pos[0],
-                    y=placed.pos[1],
-                    location=placed.orientation.names[sid - placed.base],
-                )
-            )
-    meeples.sort(key=lambda m: (m.x, m.y, m.location, m.player))
+        for figure, holders in (
+            ("follower", feature.meeples),
+            ("builder", feature.builders),
+            ("pig", feature.pigs),
+        ):
+            for player, sid in holders:
+                x, y, location = segment_location(board, sid)
+                meeples.append(MeepleView(player=player, x=x, y=y, location=location, figure=figure))
+    meeples.sort(key=lambda m: (m.x, m.y, m.location, m.figure, m.player))
     return BoardView(
         version=state.version,
         phase=str(state.phase),
@@ -69,4 +85,12 @@ def board_view(state: GameState) -> BoardView:
         supply=tuple(state.supply),
         scores=tuple(state.scores),
         discarded=tuple(state.discarded),
+        bridges=tuple(BridgeView(x=t.pos[0], y=t.pos[1], axis=t.bridge) for t in board.tiles if t.bridge),
+        castles=tuple(
+            CastleView(tiles=c.positions, owners=tuple(c.owners), scored=c.scored) for c in state.castles
+        ),
+        bridge_supply=tuple(state.bridges),
+        castle_supply=tuple(state.castles_left),
+        goods=tuple(dict(g) for g in state.goods),
+        agenda=tuple(f"{e.item}:{e.player}" for e in state.agenda),
     )

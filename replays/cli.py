@@ -9,26 +9,36 @@ from __future__ import annotations
 import signal
 import sys
 import threading
+from collections import Counter
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Annotated, Any, NoReturn, TypeVar
 from uuid import UUID
 
 import msgspec
 import typer
 from rich.console import Console
+from rich.progress import Progress
 from rich.table import Table
 
+from domain import events as ev
 from domain.aggregate import Game
 from domain.bots import DEFAULT_NAMES, play_bot_game
 from domain.errors import RuleViolation
-from domain.rules import RuleSet
-from domain.store import DEFAULT_DB, GameStore, StoreError, open_store
+from domain.replay import ReplayError, Verdict, audit, describe, events_through_turn, replay
+from domain.rules import ORDERS, VARIANTS, RuleSet
+from domain.store import DEFAULT_DB, GameStore, StoreError, open_store, storage_errors
 from domain.tiles import EXPANSIONS
+from projections.analytics import Format, export_analytics
 from projections.board import board_view
+from projections.explain import explain_turn, turns_in
 from projections.projector import run_projection
 from projections.scores import score_report, standings
 from projections.text import render_board
+from replays import records
+from replays.check import FAILING, CheckResult, check_file, jcz_paths
+from replays.records import RecordError
 
 app = typer.Typer(
     help="Event-sourced Carcassonne: play bot games, store them, replay and score them.",
@@ -49,6 +59,11 @@ DbOption = Annotated[
 ]
 JsonOption = Annotated[bool, typer.Option("--json", help="Print one JSON document on stdout.")]
 GameArgument = Annotated[str, typer.Argument(help="Game id (a unique prefix is enough).")]
+SourceArgument = Annotated[
+    str, typer.Argument(help="A recorded-game file, or the id (or a unique prefix) of a stored game.")
+]
+UntilOption = Annotated[int | None, typer.Option("--until", min=1, help="As of this event number.")]
+TurnOption = Annotated[int | None, typer.Option("--turn", min=0, help="As of the end of this turn.")]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -63,7 +78,7 @@ def user_errors() -> Iterator[None]:
     """Turn the errors users can cause into a message and exit code 1."""
     try:
         yield
-    except (StoreError, RuleViolation) as e:
+    except (StoreError, RuleViolation, RecordError, ReplayError) as e:
         fail(str(e))
 
 
@@ -95,6 +110,22 @@ def parse_expansions(text: str) -> tuple[str, ...]:
     return chosen
 
 
+def parse_rules(order: str, variants: list[str]) -> RuleSet:
+    """A rule set from `--order` and `--variant NAME[=on|off]` options."""
+    if order not in ORDERS:
+        fail(f"unknown ordering {order!r}; choose from {', '.join(ORDERS)}")
+    switches: dict[str, bool] = {}
+    for text in variants:
+        name, _, value = text.partition("=")
+        field = VARIANTS.get(name.strip().upper())
+        if field is None:
+            fail(f"unknown variant {name!r}; choose from {', '.join(VARIANTS)}")
+        if value.strip().lower() not in ("", "on", "off"):
+            fail(f"variant {name} takes =on or =off, not ={value}")
+        switches[field] = value.strip().lower() != "off"
+    return RuleSet(order=order, **switches)
+
+
 def print_standings(game: Game, title: str) -> None:
     out.print(title, highlight=False, soft_wrap=True)
     table = Table()
@@ -116,6 +147,20 @@ def play(
     names: Annotated[
         str | None, typer.Option("--names", help="Comma-separated player names (default Alice, Bob…).")
     ] = None,
+    order: Annotated[
+        str,
+        typer.Option(
+            "--order", help="Builder-versus-bazaar ordering: hig, builder-first, facedown or jcz (V-ORDER-*)."
+        ),
+    ] = "hig",
+    variant: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--variant",
+            help="A rule variant by its RULES.md id, e.g. V-CASTLE-ENDS or V-CASTLE-SAME-TURN=off "
+            "(repeatable).",
+        ),
+    ] = None,
     db: DbOption = DEFAULT_DB,
     json: JsonOption = False,
 ) -> None:
@@ -124,8 +169,9 @@ def play(
     seats = tuple(n.strip() for n in names.split(",")) if names else DEFAULT_NAMES[:players]
     if len(seats) != players:
         fail(f"--names gives {len(seats)} names for {players} players")
+    rules = parse_rules(order, variant or [])
     with user_errors():
-        game = play_bot_game(seats, seed, expansions=sets, rules=RuleSet())
+        game = play_bot_game(seats, seed, expansions=sets, rules=rules)
         store = open_store(db)
         store.save_game(game)
         reloaded = store.load(game.id)
@@ -138,6 +184,7 @@ def play(
                 "game": report.game,
                 "seed": seed,
                 "expansions": sets,
+                "rules": rules,
                 "final": report.final,
                 "standings": report.standings,
                 "events": reloaded.version,
@@ -174,51 +221,292 @@ def games(db: DbOption = DEFAULT_DB, json: JsonOption = False) -> None:
     out.print(table)
 
 
+def load_events(source: str, db: str, *, check: bool = True) -> list[ev.Event]:
+    """The events of a recorded-game file or of a stored game.
+
+    A file's lines are checked for form, and against its rules when `check` (errors then name
+    the line); the audit checks rules itself, under each rule set, so it passes False.
+    """
+    path = Path(source)
+    if path.is_file():
+        return records.read(path)[1] if check else records.read_events(path)
+    return stored_events(open_store(db), source)
+
+
+def stored_events(store: GameStore, game: str) -> list[ev.Event]:
+    game_id = resolve_game(store, game)
+    events = store.game_events(game_id)
+    if not events:
+        raise StoreError(f"no game {game_id} in this store")
+    return events
+
+
+def replayed(events: list[ev.Event], until: int | None, turn: int | None) -> Game:
+    """The game as it was at event `until`, or at the end of turn `turn`, or at its end."""
+    if until is not None and turn is not None:
+        fail("give --until or --turn, not both")
+    if turn is not None:
+        until = events_through_turn(events, turn)
+    return replay(events[:until] if until is not None else events)
+
+
 @app.command()
 def scores(
-    game: GameArgument,
+    source: SourceArgument,
     db: DbOption = DEFAULT_DB,
-    until: Annotated[int | None, typer.Option("--until", help="Score as of this event number.")] = None,
+    until: UntilOption = None,
+    turn: TurnOption = None,
     json: JsonOption = False,
 ) -> None:
-    """Standings and every points award of a stored game."""
+    """Standings and every points award of a stored or recorded game."""
     with user_errors():
-        store = open_store(db)
-        loaded = store.load(resolve_game(store, game), version=until)
-    report = score_report(loaded.state)
+        game = replayed(load_events(source, db), until, turn)
+    report = score_report(game.state)
     if json:
         print_json(report)
         return
     table = Table(title=f"Score timeline of {report.game}")
     for column in ("event", "turn", "player", "points", "for", "rule"):
         table.add_column(column)
-    names = loaded.state.players
+    names = game.state.players
     for a in report.timeline:
         parts = ", ".join(f"{n} {k}" for k, n in a.parts)
         what = f"{a.category}{' (end)' if a.final else ''}: {parts}"
         table.add_row(str(a.version), str(a.turn), names[a.player], str(a.points), what, a.rule)
     out.print(table)
-    print_standings(loaded, "Final standings" if report.over else f"Standings at event {report.version}")
+    print_standings(game, "Final standings" if report.over else f"Standings at event {report.version}")
+
+
+@app.command("replay")
+def replay_(
+    source: SourceArgument,
+    db: DbOption = DEFAULT_DB,
+    until: UntilOption = None,
+    turn: TurnOption = None,
+    json: JsonOption = False,
+) -> None:
+    """The board and the scores of a stored or recorded game, at its end, an event or a turn."""
+    with user_errors():
+        game = replayed(load_events(source, db), until, turn)
+    if json:
+        print_json({"board": board_view(game.state), "scores": score_report(game.state)})
+        return
+    out.print(render_board(game.state), highlight=False, markup=False)
+    state = game.state
+    print_standings(game, f"Event {state.version}, turn {state.turn}, {state.phase}")
+
+
+@app.command("export")
+def export(
+    game: GameArgument,
+    output: Annotated[Path, typer.Option("--output", "-o", help="The recorded-game file to write.")],
+    db: DbOption = DEFAULT_DB,
+) -> None:
+    """Write a stored game to a recorded-game file (JSON Lines, see README)."""
+    with user_errors():
+        events = stored_events(open_store(db), game)
+    try:
+        records.write(events, output)
+    except OSError as e:
+        fail(f"cannot write {output}: {e.strerror}")
+    err.print(f"wrote {output}: {len(events)} events of game {events[0].originator_id}", highlight=False)
+
+
+@app.command("import")
+def import_(
+    file: Annotated[Path, typer.Argument(help="A recorded-game file (JSON Lines, see README).")],
+    db: DbOption = DEFAULT_DB,
+    json: JsonOption = False,
+) -> None:
+    """Check every event of a recorded game against its rules, then store the game.
+
+    Nothing is stored unless the whole file is valid.
+    """
+    with user_errors():
+        game, events = records.read(file)
+        store = open_store(db)
+        if store.game_events(game.id, until=1):
+            raise StoreError(f"game {game.id} is already in this store")
+        with storage_errors("cannot save"):
+            store.save(*events)
+    if json:
+        print_json({"game": str(game.id), "events": len(events), "final": score_report(game.state).final})
+        return
+    print_standings(game, f"Imported game {game.id} ({len(events)} events) into {db}")
+
+
+class AuditReading(msgspec.Struct, frozen=True, kw_only=True):
+    """One rule set's verdict on a game; `event` is the 1-based number of the first event it refuses."""
+
+    rules: RuleSet
+    legal: bool
+    event: int | None
+    refused: str | None  # the event, described
+    rule: str | None
+    message: str | None
+    reached: int  # events replayed
+    over: bool
+    final: dict[str, int]  # player name -> points where the replay got to
+
+
+def audit_reading(verdict: Verdict) -> AuditReading:
+    error = verdict.error
+    report = score_report(verdict.state)
+    return AuditReading(
+        rules=verdict.rules,
+        legal=error is None,
+        event=None if error is None else error.index + 1,
+        refused=None if error is None or error.event is None else describe(error.event),
+        rule=None if error is None else error.rule,
+        message=None if error is None else error.message,
+        reached=report.version,
+        over=report.over,
+        final=report.final,
+    )
+
+
+@app.command("audit")
+def audit_(source: SourceArgument, db: DbOption = DEFAULT_DB, json: JsonOption = False) -> None:
+    """Re-check one game under its own rule set and every other variant and ordering."""
+    with user_errors():
+        events = load_events(source, db, check=False)
+        readings = {name: audit_reading(v) for name, v in audit(events).items()}
+    game_id = str(events[0].originator_id)
+    if json:
+        print_json({"game": game_id, "readings": readings})
+        return
+    table = Table(title=f"Audit of game {game_id}")
+    for column in ("rule set", "verdict", "first refused event", "rule", "why", "points"):
+        table.add_column(column)
+    for name, r in readings.items():
+        points = ", ".join(f"{player} {n}" for player, n in r.final.items())
+        if r.legal:
+            table.add_row(name, "[green]legal[/]", "", "", "", f"{points}{'' if r.over else ' (unfinished)'}")
+        else:
+            table.add_row(
+                name,
+                "[red]illegal[/]",
+                f"{r.event}: {r.refused}",
+                r.rule or "",
+                r.message,
+                f"{points} (at {r.reached})",
+            )
+    out.print(table)
+
+
+@app.command("export-analytics")
+def export_analytics_(
+    games: Annotated[
+        list[str] | None, typer.Argument(help="Game ids or prefixes (default: every game).")
+    ] = None,
+    fmt: Annotated[Format, typer.Option("--format", help="parquet or csv.")] = "parquet",
+    output: Annotated[Path, typer.Option("--output", "-o", help="Folder for the table files.")] = Path(
+        "analytics"
+    ),
+    db: DbOption = DEFAULT_DB,
+    json: JsonOption = False,
+) -> None:
+    """Write the analytics tables (games, events, scores, features, bids) of stored games."""
+    with user_errors():
+        store = open_store(db)
+        ids = (
+            [resolve_game(store, g) for g in games]
+            if games
+            else [s.originator_id for s in store.started_games()]
+        )
+        with Progress(console=err, transient=True) as progress:
+            task = progress.add_task("exporting games", total=len(ids))
+            try:
+                written = export_analytics(store, ids, fmt, output, on_game=lambda: progress.advance(task))
+            except OSError as e:
+                fail(f"cannot write to {output}: {e}")
+    if json:
+        print_json({"games": len(ids), "folder": str(output), "rows": written})
+        return
+    table = Table(title=f"{len(ids)} game(s) written to {output} as {fmt}")
+    table.add_column("table")
+    table.add_column("rows", justify="right")
+    for name, rows in written.items():
+        table.add_row(f"{name}.{fmt}", str(rows))
+    out.print(table)
 
 
 @app.command()
-def show(
-    game: GameArgument,
+def explain(
+    game_id: GameArgument,
+    turn: Annotated[int, typer.Option("--turn", "-t", min=1, help="The turn to explain (1 = the first).")],
     db: DbOption = DEFAULT_DB,
-    until: Annotated[
-        int | None, typer.Option("--until", help="Show the board as of this event number.")
-    ] = None,
     json: JsonOption = False,
 ) -> None:
-    """The board of a stored game (at its end or at an event), with followers and scores."""
+    """The turn parts of one turn, event by event, with the rule id behind each step."""
     with user_errors():
         store = open_store(db)
-        loaded = store.load(resolve_game(store, game), version=until)
+        events = store.game_events(resolve_game(store, game_id))
+    total = turns_in(events)
+    if turn > total:
+        fail(f"the game has {total} turns; there is no turn {turn}")
+    explanation = explain_turn(events, turn)
     if json:
-        print_json(board_view(loaded.state))
+        print_json(explanation)
         return
-    out.print(render_board(loaded.state), highlight=False, markup=False)
-    print_standings(loaded, f"Event {loaded.version}, turn {loaded.state.turn}, {loaded.state.phase}")
+    out.print(f"Turn {turn}, played under {explanation.ordering}", highlight=False)
+    table = Table()
+    for column in ("event", "part", "step", "rule", "details"):
+        table.add_column(column)
+    for step in explanation.steps:
+        details = ", ".join(f"{k}={v}" for k, v in step.details.items())
+        table.add_row(str(step.version), step.part, step.event, step.rule, details)
+    out.print(table)
+
+
+@app.command()
+def check(
+    paths: Annotated[list[Path], typer.Argument(help="JCloisterZone .jcz files, or folders holding them.")],
+    json: JsonOption = False,
+) -> None:
+    """Replay recorded games through our engine and compare with what each file expects.
+
+    Exits with 1 when a game disagrees or a file cannot be read.
+    """
+    files = jcz_paths(paths)
+    if not files:
+        fail(f"no .jcz files in {', '.join(map(str, paths))}")
+    results: list[CheckResult] = []
+    # Progress goes to stderr, so that --json keeps stdout to its one document.
+    with Progress(console=err, transient=True, disable=len(files) < 2) as progress:
+        task = progress.add_task("checking", total=len(files))
+        for path in files:
+            results.append(check_file(path))
+            progress.advance(task)
+    verdicts = Counter[str](r.verdict for r in results)
+    if json:
+        print_json({"results": results, "verdicts": verdicts})
+    else:
+        print_check_table(results, verdicts)
+    if any(r.verdict in FAILING for r in results):
+        raise typer.Exit(1)
+
+
+def print_check_table(results: list[CheckResult], verdicts: Counter[str]) -> None:
+    summary = ", ".join(f"{n} {verdict}" for verdict, n in sorted(verdicts.items())) or "no files"
+    table = Table(title=f"{len(results)} game(s): {summary}")
+    for column in ("game", "sets", "players", "verdict", "turn", "decision", "we computed", "the file says"):
+        table.add_column(column, overflow="fold")
+    colours = {"agrees": "green", "disagrees": "red", "error": "red", "unsupported": "yellow"}
+    for r in results:
+        d = r.disagreement
+        verdict = f"[{colours.get(r.verdict, 'default')}]{r.verdict}[/]" + (f" ({d.what})" if d else "")
+        table.add_row(
+            "/".join(Path(r.game).parts[-2:]),  # folder and name tell the reference games apart
+            "+".join(r.sets),
+            str(len(r.players)),
+            verdict,
+            "" if d is None or d.turn is None else str(d.turn),
+            "" if d is None or d.decision is None else str(d.decision),
+            d.ours if d else (r.reason or ""),  # unsupported: what we lack; error: why
+            d.theirs if d else "",
+        )
+    out.print(table)
 
 
 @app.command()

@@ -1,53 +1,98 @@
-"""JCloisterZone 5.x saved games (``.jcz``): reading them and replaying them through our engine.
+"""JCloisterZone saved games (``.jcz``): reading them and replaying them through our engine.
 
-A save holds the setup (sets, elements, start tile), the players and the message log the
+A save holds the setup (sets, elements, rules, start tile), the players and the message log the
 client sent (PLACE_TILE, DEPLOY_MEEPLE, PASS, COMMIT, …). Positions use the same axes as ours
 (x east, y south) and rotations are clockwise, so placements map one to one; feature locations
-are translated to our board-oriented segment names.
+are translated to our board-oriented segment names. 5.x saves are read as they are; 4.x saves
+(the older schema of `reference/jcz/legacy-4x`) are converted to the same structures on reading.
 
-Replaying drives a visitor, in the manner of python-chess's PGN reader: `on_placement` sees
-each tile-placement decision before it is made, so callers can compare our legal placements
-with what JCloisterZone offered.
+The reference games add a top-level ``oracle`` block (what JCloisterZone computed) and the
+engine's own fixtures a ``test`` block (assertion sentences); both are typed here.
+
+Replaying drives a visitor, in the manner of python-chess's PGN reader: `placement` sees each
+tile-placement decision before it is made and `committed` each end of a turn part, so callers
+can compare our legal placements and scores with what JCloisterZone offered and computed.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 import msgspec
 
 from domain.aggregate import Game
-from domain.commands import Command, Deploy, Pass, PlaceTile
+from domain.catalogue import START_TILE
+from domain.commands import (
+    Bid,
+    Buy,
+    ChooseBazaarTile,
+    ChooseCastle,
+    ChooseCastleTarget,
+    Command,
+    Deploy,
+    Pass,
+    PlaceBridge,
+    PlaceTile,
+    Sell,
+)
 from domain.errors import RuleViolation
 from domain.geometry import EDGE_BY_NAME, EDGE_NAMES, HALF_BY_NAME, HALF_NAMES
-from domain.state import GameState, Phase
+from domain.moves import expected_step, feature_handle, legal_commands
+from domain.rules import RuleSet
+from domain.scoring import completed_value
+from domain.state import GameState, castle_target_pending
+from domain.tiles import TILES
 
-# JCloisterZone set ids -> our expansion codes.
-SETS = {
-    "basic": "base",
-    "bridges-castles-and-bazaars": "bcb",
-    "traders-and-builders": "tb",
+# Our expansion codes -> the JCloisterZone tile set and the setup elements each one brings.
+JCZ_EXPANSIONS: dict[str, tuple[str, frozenset[str]]] = {
+    "base": ("basic", frozenset({"small-follower", "farmers"})),
+    "bcb": ("bridges-castles-and-bazaars", frozenset({"bridge", "castle", "bazaar"})),
+    "tb": ("traders-and-builders", frozenset({"builder", "pig", "traders"})),
+}
+# The expansions whose saves we import; a save needing anything else is refused or reported
+# "unsupported".
+SUPPORTED: frozenset[str] = frozenset({"base", "bcb", "tb"})
+
+SET_CODES = {jcz_set: code for code, (jcz_set, _) in JCZ_EXPANSIONS.items()}
+# Switches of our RuleSet that reproduce how JCloisterZone 5.x plays (RULES.md section 9); only
+# the ones the engine has are set, so they take effect as the engine gains them.
+JCZ_READING: dict[str, Any] = {
+    "order": "jcz",
+    "bazaar_choice_moves_on": True,
+    "bridge_on_neighbours": False,
+    "builder_on_completed": False,
 }
 # Half-edges: JCloisterZone names each edge's halves left/right as seen from the tile centre.
 _HALVES = {"NL": "Nw", "NR": "Ne", "EL": "En", "ER": "Es", "SL": "Se", "SR": "Sw", "WL": "Ws", "WR": "Wn"}
 
 
 class JczError(Exception):
-    """A save we cannot read or replay; the message names the file and the message index."""
+    """A save we cannot read or replay."""
+
+
+class JczRefused(JczError):
+    """A message of the save that our rules (or JCZ's draws as we reproduce them) do not allow."""
+
+    def __init__(self, message: str, index: int) -> None:
+        super().__init__(message)
+        self.index = index
+
+
+# ---------------------------------------------------------------- the 5.x format
 
 
 class JczPointer(msgspec.Struct, frozen=True):
     position: tuple[int, int]
     location: str
-    feature: str
+    feature: str = ""  # 4.x pointers do not name the feature
 
 
 class JczMessage(msgspec.Struct, frozen=True):
     type: str
     payload: dict[str, Any] = {}
-    player: int | None = None
+    player: int | None = None  # 4.x messages do not say who sent them
 
 
 class JczStart(msgspec.Struct, frozen=True):
@@ -69,15 +114,132 @@ class JczPlayer(msgspec.Struct, frozen=True):
     slot: int
 
 
+class JczAnnotations(msgspec.Struct, frozen=True):
+    drawOrder: tuple[str, ...] | None = None
+    endTurn: int | None = None  # the pack counts as empty after this many draws
+
+
+class JczTest(msgspec.Struct, frozen=True):
+    """The engine fixtures' own expectations: sentences in the four patterns of INDEX.md."""
+
+    description: str = ""
+    assertions: tuple[str, ...] = ()
+
+
+class JczScore(msgspec.Struct, frozen=True):
+    player: int
+    points: int
+    name: str  # e.g. city, road.incomplete, monastery, field, castle, trade-goods
+
+
+class JczPart(msgspec.Struct, frozen=True):
+    """One turn part of the oracle's score history (or the final scoring)."""
+
+    turn: int = 0
+    player: int = -1
+    secondPart: bool = False
+    finalScoring: bool = False
+    scores: tuple[JczScore, ...] = ()
+
+
+class JczDecision(msgspec.Struct, frozen=True):
+    index: int  # the replay message that answered it
+    player: int
+    tile: str
+    placements: tuple[tuple[int, int, int], ...]
+    passed: bool = False
+
+
+class JczDraw(msgspec.Struct, frozen=True):
+    """A tile JCloisterZone took out of its pack: why (`kind`) and which message made it."""
+
+    tile: str
+    kind: str = msgspec.field(name="for")  # turn, builder, bazaar or redraw
+    after: int  # index of the message whose processing drew it, -1 for the game setup
+
+
+class JczOracle(msgspec.Struct, frozen=True):
+    final_points: tuple[int, ...]
+    score_history: tuple[JczPart, ...] = ()
+    decisions: tuple[JczDecision, ...] = ()
+    natural: bool = False
+    draws: tuple[JczDraw, ...] | None = None
+
+
 class JczSave(msgspec.Struct, frozen=True):
     setup: JczSetup
     players: tuple[JczPlayer, ...]
     replay: tuple[JczMessage, ...]
     appVersion: str = ""
-    initialRandom: float | None = None
-    gameAnnotations: dict[str, Any] | None = None
-    test: dict[str, Any] | None = None
-    oracle: dict[str, Any] | None = None
+    initialRandom: float = 0.0
+    gameAnnotations: JczAnnotations | None = None
+    test: JczTest | None = None
+    oracle: JczOracle | None = None
+
+
+# ---------------------------------------------------------------- the 4.x format
+
+
+class Jcz4Slot(msgspec.Struct, frozen=True):
+    number: int
+    nickname: str
+
+
+class Jcz4Setup(msgspec.Struct, frozen=True):
+    expansions: dict[str, int]
+    rules: dict[str, Any] = {}
+
+
+class Jcz4Save(msgspec.Struct, frozen=True):
+    slots: tuple[Jcz4Slot, ...]
+    setup: Jcz4Setup
+    replay: tuple[JczMessage, ...]
+    annotations: dict[str, Any] = {}
+
+
+# 4.x expansion names -> 5.x set ids; others are lower-cased, and `unsupported` names them.
+_JCZ4_SETS = {
+    "BASIC": "basic",
+    "BRIDGES_CASTLES_AND_BAZAARS": "bridges-castles-and-bazaars",
+    "TRADERS_AND_BUILDERS": "traders-and-builders",
+}
+_JCZ4_END = "#END"  # marks the end of a 4.x forced draw order: the pack is empty there
+
+
+def _from_4x(old: Jcz4Save) -> JczSave:
+    """A 4.x save in 5.x terms: tile ids `BA.Rr` become `BA/Rr`, `#END` becomes `endTurn`."""
+    params = old.annotations.get("tilePack", {}).get("params", {})
+    order = [_tile_id_4x(t) for t in params.get("drawOrder", [])]
+    # The pack ends at `#END`; a log closed by GAME_OVER also ended with its forced draws.
+    end = order.index(_JCZ4_END) if _JCZ4_END in order else None
+    if end is None and any(m.type == "GAME_OVER" for m in old.replay):
+        end = len(order)
+    replay = []
+    for m in old.replay:
+        payload = m.payload
+        if m.type == "PLACE_TILE":
+            payload = {**payload, "tileId": _tile_id_4x(payload["tileId"])}
+        replay.append(JczMessage(type=m.type, payload=payload))
+    return JczSave(
+        setup=JczSetup(
+            sets={
+                _JCZ4_SETS.get(name, name.lower()): copies for name, copies in old.setup.expansions.items()
+            },
+            rules=old.setup.rules,
+            start=(JczStart(tile=START_TILE, x=0, y=0, rotation=0),),
+        ),
+        players=tuple(JczPlayer(name=s.nickname, slot=s.number) for s in old.slots),
+        replay=tuple(replay),
+        appVersion="4.x",
+        gameAnnotations=JczAnnotations(drawOrder=tuple(order[:end]), endTurn=end) if order else None,
+    )
+
+
+def _tile_id_4x(old: str) -> str:
+    return old if old == _JCZ4_END else old.replace(".", "/", 1)
+
+
+# ---------------------------------------------------------------- reading
 
 
 def read_jcz(path: str | Path) -> JczSave:
@@ -86,35 +248,94 @@ def read_jcz(path: str | Path) -> JczSave:
     except OSError as e:
         raise JczError(f"{path}: cannot read: {e.strerror}") from e
     try:
-        return msgspec.json.decode(data, type=JczSave)
+        return _DECODE_5X.decode(data)
     except msgspec.DecodeError as e:
-        raise JczError(f"{path}: not a JCloisterZone 5.x save: {e}") from e
+        error: Exception = e
+    try:  # the older schema, tried only when the file is no 5.x save
+        return _from_4x(_DECODE_4X.decode(data))
+    except msgspec.DecodeError:
+        pass
+    kind = "not a JCloisterZone save" if isinstance(error, msgspec.ValidationError) else "not JSON"
+    raise JczError(f"{path}: {kind}: {error}")
+
+
+_DECODE_5X = msgspec.json.Decoder(JczSave)
+_DECODE_4X = msgspec.json.Decoder(Jcz4Save)
+
+
+def set_name(key: str) -> str:
+    """The tile set a `setup.sets` key names (`basic:1` -> `basic`)."""
+    return key.split(":")[0]
 
 
 def expansions_of(save: JczSave) -> tuple[str, ...]:
-    unsupported = sorted(name for name in save.setup.sets if name.split(":")[0] not in SETS)
-    if unsupported:
-        raise JczError(f"uses tile sets this engine does not support: {', '.join(unsupported)}")
-    return tuple(SETS[name.split(":")[0]] for name in save.setup.sets)
+    """Our expansion codes in play: by their tile sets, or by their figures and tokens alone
+    (an engine fixture may use pigs without a Traders & Builders tile)."""
+    setup = save.setup
+    found = {SET_CODES.get(set_name(key), set_name(key)) for key, copies in setup.sets.items() if copies > 0}
+    for element, value in setup.elements.items():
+        if value:
+            found.update(code for code, (_, elements) in JCZ_EXPANSIONS.items() if element in elements)
+    ours = [code for code in JCZ_EXPANSIONS if code in found]
+    return (*ours, *sorted(found - set(ours)))
 
 
-def draw_order(save: JczSave) -> list[str]:
-    annotations = save.gameAnnotations or {}
-    order = annotations.get("drawOrder")
-    if order is None and save.oracle is not None and "draws" in save.oracle:
-        order = [d["tile"] for d in save.oracle["draws"]]
-    if order is None:
-        raise JczError("the save fixes no draw order (gameAnnotations.drawOrder)")
-    end = annotations.get("endTurn")
-    return list(order[:end] if end is not None else order)
+def unsupported(save: JczSave) -> str | None:
+    """What the save needs that our engine does not implement, or None if it can be replayed.
+
+    An expansion of ours is needed when its tile set or one of its elements is in play; sets,
+    elements and rules we do not know at all are named one by one.
+    """
+    setup = save.setup
+    needs: dict[str, list[str]] = {}
+    unknown: list[str] = []
+    for key, copies in setup.sets.items():
+        code = SET_CODES.get(set_name(key))
+        if copies > 0 and code is None:
+            unknown.append(f"set {set_name(key)}")
+        elif copies > 0 and code is not None:
+            needs.setdefault(code, []).append(f"{set_name(key)} tiles")
+    for element, value in setup.elements.items():
+        if not value:  # 0 figures, or switched off: not in play
+            continue
+        code = next((c for c, (_, elements) in JCZ_EXPANSIONS.items() if element in elements), None)
+        if code is None:
+            unknown.append(f"element {element}")
+        else:
+            needs.setdefault(code, []).append(element)
+    missing = [f"{code} ({', '.join(what)})" for code, what in needs.items() if code not in SUPPORTED]
+    missing += unknown
+    missing += [f"rule {name}={value}" for name, value in setup.rules.items()]
+    if not 2 <= len(save.players) <= 6:
+        missing.append(f"{len(save.players)} player(s) (2 to 6 supported)")
+    if setup.start != (JczStart(tile=START_TILE, x=0, y=0, rotation=0),):  # R-BASE-2
+        given = "; ".join(f"{s.tile} at ({s.x},{s.y}) rotated {s.rotation}" for s in setup.start)
+        missing.append(f"start {given or 'without a tile'} (only {START_TILE} at (0,0) rotated 0)")
+    return ", ".join(missing) or None
+
+
+def jcz_rules(save: JczSave) -> RuleSet:
+    """The rule set that replays a save: its follower count and farmers, read the JCZ way."""
+    elements = save.setup.elements
+    switches = {name: value for name, value in JCZ_READING.items() if name in RuleSet.__struct_fields__}
+    return msgspec.convert(
+        {
+            "followers": elements.get("small-follower", 7),
+            "farmers": bool(elements.get("farmers", True)),
+            **switches,
+        },
+        RuleSet,
+    )
 
 
 def location_name(pointer: JczPointer) -> str:
     """Our name for a JCloisterZone feature location (both in board orientation)."""
     where = pointer.location
-    if pointer.feature == "Monastery":
+    if pointer.feature == "Monastery" or where == "CLOISTER":
         return "cloister"
-    if pointer.feature == "Field":
+    if where == "I":  # a field touching no edge
+        return "inner"
+    if pointer.feature == "Field" or any(c in where for c in "LR"):  # only half-edges say L/R
         halves = sorted(HALF_BY_NAME[_HALVES[token]] for token in where.split("."))
         return "+".join(HALF_NAMES[h] for h in halves)
     if where.startswith("_"):  # every edge but one
@@ -124,39 +345,114 @@ def location_name(pointer: JczPointer) -> str:
     return "+".join(EDGE_NAMES[e] for e in edges)
 
 
-PlacementVisitor = Callable[[int, GameState], None]
+# ---------------------------------------------------------------- replaying
 
 
-def replay_jcz(save: JczSave, on_placement: PlacementVisitor | None = None) -> Game:
-    """Replay a save through our engine; every message is checked by our rules."""
-    expansions = expansions_of(save)
+class ReplayVisitor:
+    """Hooks `replay_jcz` calls; they do nothing unless overridden."""
+
+    def placement(self, index: int, state: GameState) -> None:
+        """Message `index` is about to place the tile `state` holds."""
+
+    def committed(self, index: int, state: GameState) -> None:
+        """Message `index` committed a turn part; its scoring is in `state.awards`."""
+
+
+def replay_jcz(save: JczSave, draw_order: Sequence[str], visitor: ReplayVisitor | None = None) -> Game:
+    """Replay a save through our engine; every message is checked by our rules.
+
+    `draw_order` is the whole pile as JCloisterZone drew it (see `replays.jcz_draws`).
+    """
+    missing = unsupported(save)
+    if missing:
+        raise JczError(f"needs what this engine does not support: {missing}")
+    strangers = sorted({t for t in draw_order if t not in TILES})
+    if strangers:
+        raise JczError(f"unknown tile id(s): {', '.join(strangers)}")
     names = [p.name for p in sorted(save.players, key=lambda p: p.slot)]
-    game = Game.start(names, draw_order(save), expansions=expansions)
+    try:
+        game = Game.start(names, draw_order, expansions=expansions_of(save), rules=jcz_rules(save))
+    except RuleViolation as e:
+        raise JczError(f"setup refused: {e}") from e
+    hooks = visitor or ReplayVisitor()
     state = game.state
     for index, message in enumerate(save.replay):
-        command = _command(message, state)
-        if command is None:
-            continue
-        if isinstance(command, PlaceTile) and on_placement is not None:
-            on_placement(index, state)
+        _answer_unasked(game)
         try:
-            game.execute(state.current, command)
+            command = _command(index, message, state)
+        except (KeyError, ValueError, TypeError) as e:  # a payload without its fields
+            raise JczError(f"message {index} ({message.type}) is malformed: {e!r}") from e
+        if command is None:
+            if message.type == "COMMIT":
+                hooks.committed(index, state)
+            continue
+        if isinstance(command, PlaceTile):
+            hooks.placement(index, state)
+        try:
+            decision = expected_step(state)
+            game.execute(state.current if decision is None else decision.player, command)
         except RuleViolation as e:
-            raise JczError(f"message {index} ({message.type}) refused: {e}") from e
+            raise JczRefused(f"message {index} ({message.type}) refused: {e}", index) from e
+    _answer_unasked(game)
     return game
 
 
-def _command(message: JczMessage, state: GameState) -> Command | None:
+def _answer_unasked(game: Game) -> None:
+    """Decisions JCloisterZone takes without a message: a castle scores its most valuable
+    completion (JCZ-3, R-CASTLE-7)."""
+    state = game.state
+    while (decision := expected_step(state)) is not None and decision.step == "castle-target":
+        pending = castle_target_pending(state)
+        assert pending is not None
+        best = max(pending[1], key=lambda f: completed_value(f)[0])
+        x, y, location = feature_handle(state, best.id)
+        game.execute(decision.player, ChooseCastleTarget(x=x, y=y, location=location))
+
+
+def _token(index: int, payload: dict[str, Any]) -> Command:
+    pointer = msgspec.convert(payload["pointer"], JczPointer)
+    x, y = pointer.position
+    token = payload.get("token")
+    if token == "BRIDGE":
+        return PlaceBridge(x=x, y=y, axis="NS" if pointer.location == "NS" else "EW")
+    if token == "CASTLE":
+        return ChooseCastle(x=x, y=y, location=location_name(pointer))
+    raise JczError(f"message {index} places a {token} token we do not support")
+
+
+def _command(index: int, message: JczMessage, state: GameState) -> Command | None:
     payload = message.payload
     kind = message.type
     if kind == "PLACE_TILE":
         x, y = payload["position"]
-        return PlaceTile(x=x, y=y, rotation=int(payload["rotation"][1:]), tile=payload["tileId"])
+        tile_id = payload["tileId"]
+        if tile_id not in TILES:
+            raise JczError(f"message {index} places an unknown tile id {tile_id!r}")
+        return PlaceTile(x=x, y=y, rotation=int(payload["rotation"][1:]), tile=tile_id)
     if kind == "DEPLOY_MEEPLE":
-        return Deploy(location=location_name(msgspec.convert(payload["pointer"], JczPointer)))
+        figure = payload.get("meepleId", "").split(".")[1:2]
+        ours = {"small": "follower", "builder": "builder", "pig": "pig"}.get("".join(figure))
+        if ours is None:
+            raise JczError(f"message {index} deploys a {'.'.join(figure) or 'figure'} we do not support")
+        try:
+            location = location_name(msgspec.convert(payload["pointer"], JczPointer))
+            return Deploy(location=location, figure=ours)  # type: ignore[arg-type]
+        except (KeyError, msgspec.ValidationError) as e:
+            raise JczError(f"message {index}: unreadable pointer {payload.get('pointer')!r}") from e
     if kind == "PASS":
-        # JCloisterZone skips the follower step when nothing can be deployed; so do we.
-        return Pass() if state.phase == Phase.ACTION else None
-    if kind == "COMMIT":
+        # Whatever step the engine is at, if passing is legal there; JCloisterZone skips the
+        # follower step when nothing can be deployed, and so do we, so some PASSes answer nothing.
+        return Pass() if any(isinstance(c, Pass) for c in legal_commands(state)) else None
+    if kind == "PLACE_TOKEN":
+        return _token(index, payload)
+    if kind == "BAZAAR_BID":
+        decision = expected_step(state)
+        price = int(payload["price"])
+        if decision is not None and decision.step == "choose":
+            return ChooseBazaarTile(index=int(payload["supplyIndex"]), bid=price)
+        return Bid(amount=price)
+    if kind == "BAZAAR_BUY_OR_SELL":
+        return Buy() if payload["value"] == "BUY" else Sell()
+    if kind in ("COMMIT", "GAME_OVER"):  # GAME_OVER: 4.x's explicit end; our pile ends the game
         return None
-    raise JczError(f"unsupported message type {kind}")
+    raise JczError(f"message {index}: unsupported message type {kind}")

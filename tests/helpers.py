@@ -12,7 +12,7 @@ from typing import NamedTuple
 from domain.aggregate import Game
 from domain.commands import Deploy, Pass, PlaceTile
 from domain.rules import RuleSet
-from domain.state import Phase
+from domain.state import Phase, segment_location
 
 PLAYERS = ("Ann", "Bob")
 ANN, BOB = 0, 1
@@ -60,11 +60,9 @@ def awards(game: Game) -> list[tuple[int, int, str, str, tuple[tuple[str, int], 
 
 def meeples(game: Game) -> list[tuple[int, int, int, str]]:
     """Followers on the board as (player, x, y, location), sorted."""
-    graph = game.state.board.graph
     board = game.state.board
     found = []
-    for feature in graph.roots():
+    for feature in board.graph.roots():
         for player, sid in feature.meeples:
-            placed = board.tiles[graph.segment_tile[sid]]
-            found.append((player, *placed.pos, placed.orientation.names[sid - placed.base]))
+            found.append((player, *segment_location(board, sid)))
     return sorted(found)

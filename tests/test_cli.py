@@ -55,15 +55,15 @@ def test_games_lists_what_was_stored(db: str) -> None:
     assert {g["game"] for g in json.loads(out)} == ids
 
 
-def test_show_at_an_event_and_a_prefix_of_the_id(db: str) -> None:
+def test_replay_at_an_event_and_a_prefix_of_the_id(db: str) -> None:
     game = str(played(db)["game"])
-    code, out, _ = carc("show", game[:8], "--db", db, "--until", "10", "--json")
+    code, out, _ = carc("replay", game[:8], "--db", db, "--until", "10", "--json")
     assert code == 0
-    view = json.loads(out)
+    view = json.loads(out)["board"]
     assert view["version"] == 10
     placed = [e for e in open_store(db).game_events(UUID(game), until=10) if isinstance(e, TilePlaced)]
     assert len(view["tiles"]) == 1 + len(placed)
-    code, text, _ = carc("show", game, "--db", db)
+    code, text, _ = carc("replay", game, "--db", db)
     assert code == 0 and "#" in text
 
 
@@ -79,7 +79,7 @@ def test_text_output_names_the_game(db: str) -> None:
         (("play", "--expansions", "base,river"), "unknown expansion"),
         (("play", "--players", "2", "--names", "Ann,Bo,Cy"), "3 names for 2 players"),
         (("scores", "00000000-0000-0000-0000-000000000000"), "no game"),
-        (("show", "zzz"), "no game with id 'zzz'"),
+        (("replay", "zzz"), "no game with id 'zzz'"),
     ],
 )
 def test_bad_arguments_exit_non_zero_with_a_message(db: str, args: tuple[str, ...], message: str) -> None:

@@ -1,0 +1,334 @@
+"""JCloisterZone 5.x's tile draws, reproduced: its random generator, its pack, and when it draws.
+
+A save records no draws of its own. Fixtures and the oracle games force them
+(`gameAnnotations.drawOrder`); a real game ("natural" save) keeps only the random numbers:
+`initialRandom` and the `random` each COMMIT carries. Following
+`reference/jcz/oracle-natural/README.md`, `JczDrawer.draw` takes the tiles out of the pack one
+at a time, for every purpose JCloisterZone draws for (a turn, a builder's second part, a bazaar
+supply, a redraw after a discard), and `DrawWalk` (`plan_draws`) walks the message log and
+draws each tile at the moment JCloisterZone needed it. Our engine records the whole pile in its first event
+(R-BASE-2), so the replay gets the order this walk produced: the draws the log used, then
+the rest of the pack in the order the generator would continue to give it.
+
+When a turn needs a tile is read from the log itself: a PLACE_TILE naming another tile than
+the one drawn means the drawn one fitted nowhere and was discarded (our engine's replay then
+checks that it indeed fits nowhere); the same player placing again right after a COMMIT is a
+builder's second part; an auction follows when a bazaar tile was placed while no bazaar supply
+existed. Who receives which bazaar tile is followed through the auction messages.
+"""
+
+from __future__ import annotations
+
+import struct
+from collections import Counter
+from collections.abc import Sequence
+from typing import Final, Literal
+
+from domain.tiles import TILES
+from replays.jcz import SET_CODES, JczDraw, JczError, JczMessage, JczRefused, JczSave, set_name
+
+DrawKind = Literal["turn", "builder", "bazaar", "redraw"]
+
+_MASK48: Final = (1 << 48) - 1
+_MULTIPLIER: Final = 25214903917
+_DOUBLE: Final = struct.Struct("<d")
+_BITS: Final = struct.Struct("<Q")
+
+
+class JczRandom:
+    """JCloisterZone's generator: a double in [0, 1), advanced after every int it yields."""
+
+    __slots__ = ("r",)
+
+    def __init__(self, r: float) -> None:
+        self.r = r
+
+    def next_int(self, n: int) -> int:
+        """floor(r * n), then the state steps on from the low 48 bits of r's bit pattern."""
+        k = int(self.r * n)
+        x = _BITS.unpack(_DOUBLE.pack(self.r))[0] & _MASK48
+        self.r = ((_MULTIPLIER * x + 11) & _MASK48) / (1 << 48)  # exact: x < 2^48
+        return k
+
+
+def jcz_pack(save: JczSave) -> list[str]:
+    """The draw pack before the first draw: every copy of every tile in play, sorted by id
+    (JCZ's order; all tiles of these sets are in its one group `default`), minus the start tile."""
+    counts: Counter[str] = Counter()
+    for key, copies in save.setup.sets.items():
+        code = SET_CODES.get(set_name(key))
+        for t in TILES.values():
+            if t.expansion == code:
+                counts[t.id] += copies * t.count
+    for start in save.setup.start:
+        counts[start.tile] -= 1
+    return sorted(counts.elements())
+
+
+class JczDrawer:
+    """The pack and the generator: every draw of a game goes through `draw`.
+
+    Forced draws (`drawOrder`) come first, in order; `endTurn` makes the pack count as empty
+    after that many draws; beyond the forced ones draws are random, as in a real game.
+    """
+
+    __slots__ = ("draws", "forced", "limit", "pack", "random")
+
+    def __init__(self, save: JczSave) -> None:
+        annotations = save.gameAnnotations
+        self.pack = jcz_pack(save)
+        self.forced: tuple[str, ...] = annotations.drawOrder or () if annotations else ()
+        self.limit = annotations.endTurn if annotations else None
+        self.random = JczRandom(save.initialRandom)
+        self.draws: list[JczDraw] = []
+
+    @property
+    def left(self) -> int:
+        """Tiles that can still be drawn."""
+        if self.limit is not None:
+            return min(len(self.pack), self.limit - len(self.draws))
+        return len(self.pack)
+
+    def reseed(self, r: float) -> None:
+        self.random.r = r
+
+    def draw(self, kind: DrawKind, after: int) -> str:
+        """Take one tile out of the pack, for `kind`, while processing message `after`."""
+        if self.left <= 0:
+            raise JczRefused(f"message {after} needs a tile but the pack is empty", after)
+        n = len(self.draws)
+        if n < len(self.forced):
+            tile = self.forced[n]
+            try:
+                self.pack.remove(tile)
+            except ValueError:
+                raise JczError(f"the draw order names {tile!r}, which the pack does not hold") from None
+        else:
+            tile = self.pack.pop(self.random.next_int(len(self.pack)))
+        self.draws.append(JczDraw(tile=tile, kind=kind, after=after))
+        return tile
+
+    def supply(self, players: int, after: int) -> list[str]:
+        """A bazaar supply: one tile per player, all at once; none if the pack has fewer."""
+        if players < 2 or self.left < players:
+            return []
+        return [self.draw("bazaar", after) for _ in range(players)]
+
+    def rest(self) -> list[str]:
+        """Every tile still drawable, in the order further draws would give them."""
+        after = self.draws[-1].after if self.draws else -1
+        start = len(self.draws)
+        while self.left > 0:
+            self.draw("turn", after)
+        rest = [d.tile for d in self.draws[start:]]
+        del self.draws[start:]
+        return rest
+
+
+class _Auction:
+    """Who receives which bazaar tile, followed through BAZAAR_BID, PASS and BAZAAR_BUY_OR_SELL."""
+
+    __slots__ = ("bidders", "highest", "host", "item", "owner", "players", "selector")
+
+    def __init__(self, host: int, players: int, tiles: int) -> None:
+        self.host = host
+        self.players = players
+        self.owner: list[int | None] = [None] * tiles
+        self.item: int | None = None  # supply index being auctioned
+        self.selector = -1  # the player who chose it
+        self.highest = -1  # the highest bidder so far
+        self.bidders: list[int] = []  # players still to raise or pass
+
+    def bid(self, player: int, item: int) -> None:
+        if self.item is None:  # a choice with an opening bid
+            self.item, self.selector = item, player
+            others = self._seats_after(player)[:-1]  # the list ends with the chooser
+            self.bidders = [p for p in others if p not in self.owner]
+        else:
+            self.bidders.remove(player)
+        self.highest = player
+
+    def pass_(self, player: int) -> None:
+        self.bidders.remove(player)
+
+    def buy_or_sell(self, value: str) -> None:
+        self._assign(self.selector if value == "BUY" else self.highest)
+
+    def settle(self) -> bool:
+        """Assign what goes without a message; True once every tile has its owner."""
+        if self.item is not None and not self.bidders and self.highest == self.selector:
+            self._assign(self.selector)
+        if self.owner.count(None) == 1:  # the last tile goes free to the last player without one
+            last = next(p for p in self._seats_after(self.host) if p not in self.owner)
+            self.owner[self.owner.index(None)] = last
+        return None not in self.owner
+
+    def supply(self, tiles: list[str]) -> list[tuple[str, int]]:
+        """The supply reordered by owner, from the player after the host round the table."""
+        order = {p: i for i, p in enumerate(self._seats_after(self.host))}
+        owned = [(tile, owner) for tile, owner in zip(tiles, self.owner, strict=True) if owner is not None]
+        return sorted(owned, key=lambda item: order[item[1]])
+
+    def _assign(self, player: int) -> None:
+        assert self.item is not None
+        self.owner[self.item] = player
+        self.item = None
+
+    def _seats_after(self, player: int) -> list[int]:
+        return [(player + i) % self.players for i in range(1, self.players + 1)]
+
+
+class DrawPlan:
+    """What the walk found: the draws the log used, and the whole pile for our engine."""
+
+    __slots__ = ("draws", "order")
+
+    def __init__(self, draws: Sequence[JczDraw], order: Sequence[str]) -> None:
+        self.draws = tuple(draws)
+        self.order = tuple(order)
+
+
+class DrawWalk:
+    """JCloisterZone's turn structure, as far as it decides when tiles are drawn.
+
+    `run` draws along the message log; the draws made so far stay readable when it fails, so a
+    caller can tell which draw went wrong first.
+    """
+
+    def __init__(self, save: JczSave) -> None:
+        self.messages = save.replay
+        self.players = len(save.players)
+        self.drawer = JczDrawer(save)
+        self.current = 0
+        self.held: str | None = None  # the tile the current player must place
+        self.second_part = False
+        self.pending_bazaar = False
+        self.supply: list[tuple[str, int]] | None = None  # (tile, owner); exists from auction to round end
+        self.supply_tiles: list[str] = []
+        self.auction: _Auction | None = None
+
+    @property
+    def draws(self) -> list[JczDraw]:
+        return self.drawer.draws
+
+    def plan(self) -> DrawPlan:
+        """After `run`: the draws made, then the rest of the pack in the generator's order."""
+        draws = list(self.drawer.draws)
+        return DrawPlan(draws, [d.tile for d in draws] + self.drawer.rest())
+
+    def run(self) -> None:
+        self.tile_step(0, "turn", -1)
+        for index, message in enumerate(self.messages):
+            random = message.payload.get("random")
+            if isinstance(random, float | int):
+                self.drawer.reseed(float(random))
+            try:
+                self.message(index, message)
+            except (KeyError, ValueError) as e:  # a payload without its field, a bid out of turn
+                raise JczRefused(f"message {index} ({message.type}) cannot be followed: {e!r}", index) from e
+
+    def tile_step(self, player: int, kind: DrawKind, after: int) -> None:
+        """The player's tile: their bazaar tile if the supply holds it next, else a draw."""
+        self.current = player
+        for _ in range(self.players):  # players without a supply tile are skipped on an empty pack
+            if self.supply and self.supply[0][1] == player:
+                self.held = self.supply.pop(0)[0]
+                return
+            if self.drawer.left > 0:
+                self.held = self.drawer.draw(kind, after)
+                return
+            if self.supply is None:
+                self.held = None  # the pack is empty: the game ends
+                return
+            player = self.current = (player + 1) % self.players
+        raise JczRefused(f"message {after}: bazaar tiles are owed but nobody can take one", after)
+
+    def message(self, index: int, message: JczMessage) -> None:
+        kind = message.type
+        if kind == "PLACE_TILE":
+            self.placed(index, message.payload.get("tileId"))
+        elif kind == "PASS" and self.auction is not None:
+            self.auction.pass_(self._sender(index, message))
+            self.auction_step(index)
+        elif kind == "PASS" and self.held is not None:  # the tile itself is declined: discarded
+            self.tile_step(self.current, "redraw", index)
+        elif kind == "BAZAAR_BID":
+            self._running(index).bid(self._sender(index, message), int(message.payload["supplyIndex"]))
+            self.auction_step(index)
+        elif kind == "BAZAAR_BUY_OR_SELL":
+            self._running(index).buy_or_sell(str(message.payload.get("value")))
+            self.auction_step(index)
+        elif kind == "COMMIT":
+            self.committed(index)
+
+    def placed(self, index: int, tile_id: object) -> None:
+        if not isinstance(tile_id, str) or tile_id not in TILES:
+            raise JczError(f"message {index} places an unknown tile id {tile_id!r}")
+        while self.held != tile_id:
+            # The drawn tile fitted nowhere: JCZ discarded it silently and drew again.
+            if self.held is None or self.drawer.left == 0:
+                raise JczRefused(
+                    f"message {index} places {tile_id}, but JCloisterZone's draws give "
+                    f"{self.held or 'no tile'}",
+                    index,
+                )
+            after = self.drawer.draws[-1].after if self.drawer.draws else -1
+            self.tile_step(self.current, "redraw", after)
+        self.held = None
+        if TILES[tile_id].bazaar and self.supply is None:
+            self.pending_bazaar = True
+
+    def committed(self, index: int) -> None:
+        following = self.messages[index + 1] if index + 1 < len(self.messages) else None
+        if (
+            not self.second_part
+            and self.players > 1
+            and following is not None
+            and following.player == self.current
+            and following.type in ("PLACE_TILE", "PASS")
+        ):
+            self.second_part = True  # the builder's extra tile, before any auction
+            self.tile_step(self.current, "builder", index)
+            return
+        self.second_part = False
+        if self.supply == []:  # the supply ends with the turn its last tile was taken in
+            self.supply = None
+        if self.pending_bazaar:
+            self.pending_bazaar = False
+            tiles = self.drawer.supply(self.players, index)
+            if tiles:
+                self.supply_tiles = tiles
+                self.auction = _Auction(self.current, self.players, len(tiles))
+                return
+        self.next_turn(index)
+
+    def auction_step(self, index: int) -> None:
+        auction = self.auction
+        if auction is not None and auction.settle():
+            self.supply = auction.supply(self.supply_tiles)
+            self.auction = None
+            self.current = auction.host
+            self.next_turn(index)
+
+    def next_turn(self, index: int) -> None:
+        if self.drawer.left == 0 and self.supply is None:
+            self.held = None  # the game is over
+            return
+        self.tile_step((self.current + 1) % self.players, "turn", index)
+
+    def _running(self, index: int) -> _Auction:
+        if self.auction is None:
+            raise JczRefused(f"message {index}: a bazaar message outside an auction", index)
+        return self.auction
+
+    def _sender(self, index: int, message: JczMessage) -> int:
+        if message.player is None:
+            raise JczError(f"message {index} ({message.type}) does not say which player sent it")
+        return message.player
+
+
+def plan_draws(save: JczSave) -> DrawPlan:
+    """Every draw JCloisterZone made for this log, and the whole pile in draw order."""
+    walk = DrawWalk(save)
+    walk.run()
+    return walk.plan()

@@ -1,0 +1,90 @@
+"""`carc export-analytics`: every table has the rows the stored games imply, in both formats.
+
+The DuckDB query shown in the README runs here on the exported Parquet files.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+from pathlib import Path
+
+import duckdb
+import pyarrow.parquet as pq
+import pytest
+from typer.testing import CliRunner
+
+from domain.bots import play_bot_game
+from domain.store import open_store
+from projections.analytics import SCHEMAS
+from replays.cli import app
+
+GAMES = [play_bot_game(players, seed) for players, seed in ((2, 1), (3, 2), (2, 3))]
+
+README_QUERY = """
+SELECT s.player, count(DISTINCT s.game) AS games, sum(s.points) AS points
+FROM 'OUT/scores.parquet' s JOIN 'OUT/games.parquet' g USING (game)
+WHERE g.over
+GROUP BY s.player ORDER BY points DESC, s.player
+"""
+
+
+@pytest.fixture(scope="module")
+def db(tmp_path_factory: pytest.TempPathFactory) -> str:
+    path = str(tmp_path_factory.mktemp("analytics") / "games.sqlite")
+    store = open_store(path)
+    for game in GAMES:
+        store.save_game(game)
+    return path
+
+
+def export(db: str, out: Path, *args: str) -> dict[str, int]:
+    result = CliRunner().invoke(app, ["export-analytics", "--db", db, "-o", str(out), "--json", *args])
+    assert result.exit_code == 0, result.stderr
+    rows: dict[str, int] = json.loads(result.stdout)["rows"]
+    return rows
+
+
+def test_parquet_tables_have_the_expected_rows(db: str, tmp_path: Path) -> None:
+    rows = export(db, tmp_path)
+    tables = {name: pq.read_table(tmp_path / f"{name}.parquet") for name in SCHEMAS}
+    assert {name: t.num_rows for name, t in tables.items()} == rows
+    assert all(tables[name].schema.names == SCHEMAS[name].names for name in SCHEMAS)
+    assert rows["games"] == len(GAMES)
+    assert rows["events"] == sum(g.version for g in GAMES)
+    assert rows["scores"] == sum(len(g.state.awards) for g in GAMES)
+    assert rows["bids"] == 0
+    games = {r["game"]: r for r in tables["games"].to_pylist()}
+    for game in GAMES:
+        row = games[str(game.id)]
+        assert (row["events"], row["turns"], row["over"]) == (game.version, game.state.turn, True)
+        assert row["players"] == ", ".join(game.state.players)
+    # Every in-play award is for a completed feature; unoccupied completed features have no scorers.
+    features = tables["features"].to_pylist()
+    in_play = {(a.version, a.category) for g in GAMES for a in g.state.awards if not a.final}
+    assert in_play <= {(f["version"], f["kind"]) for f in features if f["players"]}
+    assert all(f["size"] >= 1 and f["points"] >= 1 for f in features)
+
+
+def test_csv_tables_match_the_parquet_ones(db: str, tmp_path: Path) -> None:
+    parquet_rows = export(db, tmp_path / "p")
+    assert export(db, tmp_path / "c", "--format", "csv") == parquet_rows
+    with (tmp_path / "c" / "bids.csv").open() as f:
+        assert next(csv.reader(f)) == SCHEMAS["bids"].names
+    with (tmp_path / "c" / "scores.csv").open() as f:
+        assert sum(int(r["points"]) for r in csv.DictReader(f)) == sum(sum(g.state.scores) for g in GAMES)
+
+
+def test_only_the_games_asked_for(db: str, tmp_path: Path) -> None:
+    assert export(db, tmp_path, str(GAMES[1].id)[:8])["games"] == 1
+
+
+def test_the_readme_duckdb_query_gives_the_final_points(db: str, tmp_path: Path) -> None:
+    export(db, tmp_path)
+    result = duckdb.execute(README_QUERY.replace("OUT", str(tmp_path))).fetchall()
+    totals: dict[str, int] = {}
+    for game in GAMES:
+        for name, points in zip(game.state.players, game.state.scores, strict=True):
+            totals[name] = totals.get(name, 0) + points
+    assert {name: points for name, _, points in result} == totals
+    assert all(games >= 1 for _, games, _ in result)

@@ -1,0 +1,270 @@
+"""`carc check` and `check_file`: verdicts, the first disagreement, unsupported saves, clean errors."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import msgspec
+import pytest
+from typer.testing import CliRunner
+
+from replays import jcz
+from replays.check import check_file, jcz_paths
+from replays.cli import app
+from replays.jcz import JczError, read_jcz, replay_jcz, unsupported
+from replays.jcz_draws import plan_draws
+from tests.jcz_saves import TWO_TURNS, commit, decode, place, save, write
+from tests.reference import JCZ, require
+
+runner = CliRunner()
+
+
+def carc_check(*args: str) -> tuple[int, str]:
+    result = runner.invoke(app, ["check", *args])
+    return result.exit_code, result.stdout
+
+
+def oracle_document(name: str = "basic-p2-s200001.jcz", folder: str = "oracle") -> dict[str, Any]:
+    document = msgspec.json.decode(require(JCZ / folder / name).read_bytes())
+    assert isinstance(document, dict)
+    return document
+
+
+# ---------------------------------------------------------------- verdicts
+
+
+def test_a_fixture_whose_assertions_hold_agrees(tmp_path: Path) -> None:
+    result = check_file(write(tmp_path, TWO_TURNS))
+    assert (result.verdict, result.checked, result.points) == ("agrees", ("assertions",), (2, 4))
+    assert (result.sets, result.players) == (("base",), ("Ann", "Bob"))
+
+
+@pytest.mark.parametrize(
+    ("sentence", "ours"),
+    [
+        ("Ann has 3 points", "Ann has 2 points"),
+        ("Bob scored city for 6 points", "Bob scored city for 4"),
+        ("Ann scored monastery for 1 points", "Ann scored monastery for nothing"),
+        ("Player can pass", "Player can't pass"),
+        ("phase is TilePhase", "phase is GameOverPhase"),
+    ],
+)
+def test_a_false_assertion_is_the_disagreement(tmp_path: Path, sentence: str, ours: str) -> None:
+    document = {**TWO_TURNS, "test": {"assertions": [sentence]}}
+    result = check_file(write(tmp_path, document))
+    assert result.verdict == "disagrees"
+    assert result.disagreement is not None
+    assert (result.disagreement.what, result.disagreement.theirs) == ("assertion", sentence)
+    assert result.disagreement.ours == ours
+
+
+def test_an_unknown_assertion_pattern_is_an_error(tmp_path: Path) -> None:
+    result = check_file(write(tmp_path, {**TWO_TURNS, "test": {"assertions": ["Ann is happy"]}}))
+    assert result.verdict == "error"
+    assert result.reason is not None and "Ann is happy" in result.reason
+
+
+def test_a_file_without_expectations_is_unchecked(tmp_path: Path) -> None:
+    result = check_file(write(tmp_path, {k: v for k, v in TWO_TURNS.items() if k != "test"}))
+    assert (result.verdict, result.checked, result.points) == ("unchecked", (), (2, 4))
+
+
+def test_a_move_our_rules_refuse_is_a_disagreement_at_that_message(tmp_path: Path) -> None:
+    document = save(
+        [place(0, "BA/RFr", 1, 0, 90), commit(0)], ["BA/RFr", "BA/C"], assertions=["Ann has 0 points"]
+    )
+    result = check_file(write(tmp_path, document))
+    assert result.verdict == "disagrees"
+    assert result.disagreement is not None
+    assert (result.disagreement.what, result.disagreement.decision) == ("replay", 0)
+    assert "R-BASE-3" in result.disagreement.ours
+
+
+def test_unreadable_files_are_errors(tmp_path: Path) -> None:
+    (tmp_path / "junk.jcz").write_text("{not json")
+    (tmp_path / "other.jcz").write_text('{"hello": 1}')
+    for name, reason in [
+        ("junk.jcz", "not JSON"),
+        ("other.jcz", "not a JCloisterZone save"),
+        ("gone.jcz", "cannot read"),
+    ]:
+        result = check_file(tmp_path / name)
+        assert result.verdict == "error"
+        assert result.reason is not None and reason in result.reason
+
+
+# ---------------------------------------------------------------- what we do not support
+
+
+def test_unsupported_names_what_is_missing(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert unsupported(decode(TWO_TURNS)) is None
+    monkeypatch.setattr(jcz, "SUPPORTED", frozenset({"base"}))
+    bcb = save([], sets={"basic:1": 1, "bridges-castles-and-bazaars:1": 1})
+    assert unsupported(decode(bcb)) == "bcb (bridges-castles-and-bazaars tiles)"
+    pig = save([], elements={"small-follower": 7, "farmers": True, "pig": 1})
+    assert unsupported(decode(pig)) == "tb (pig)"
+    off = save([], elements={"small-follower": 7, "farmers": False, "bridge": 0})
+    assert unsupported(decode(off)) is None  # no farmers is a base rule; 0 bridges are none
+    odd = save(
+        [],
+        sets={"basic:1": 1, "inns-and-cathedrals:1": 1},
+        rules={"tiny-city-scoring": "2"},
+        players=["Solo"],
+    )
+    assert unsupported(decode(odd)) == (
+        "set inns-and-cathedrals, rule tiny-city-scoring=2, 1 player(s) (2 to 6 supported)"
+    )
+
+
+def test_supporting_an_expansion_is_one_entry_in_SUPPORTED(monkeypatch: pytest.MonkeyPatch) -> None:
+    document = save([], sets={"basic:1": 1, "bridges-castles-and-bazaars:1": 1}, elements={"bridge": 3})
+    monkeypatch.setattr(jcz, "SUPPORTED", frozenset({"base"}))
+    assert unsupported(decode(document)) == "bcb (bridges-castles-and-bazaars tiles, bridge)"
+    monkeypatch.setattr(jcz, "SUPPORTED", frozenset({"base", "bcb"}))
+    assert unsupported(decode(document)) is None
+
+
+def test_an_unsupported_save_is_reported_and_refused_by_the_import(tmp_path: Path) -> None:
+    document = {**TWO_TURNS, "setup": {**TWO_TURNS["setup"], "elements": {"dragon": 1}}}
+    result = check_file(write(tmp_path, document))
+    assert (result.verdict, result.reason) == ("unsupported", "element dragon")
+    with pytest.raises(JczError, match=r"does not support: element dragon"):
+        replay_jcz(decode(document), ["BA/RFr", "BA/C"])
+
+
+def test_a_start_tile_other_than_ours_is_unsupported_not_a_crash(tmp_path: Path) -> None:
+    start = {"tile": "BA/Cccc+", "x": 0, "y": 0, "rotation": 0}
+    document = {**TWO_TURNS, "setup": {**TWO_TURNS["setup"], "start": [start]}}
+    result = check_file(write(tmp_path, document))
+    assert result.verdict == "unsupported"
+    assert result.reason is not None and "start BA/Cccc+ at (0,0) rotated 0" in result.reason
+    with pytest.raises(JczError, match="start BA/Cccc"):
+        replay_jcz(decode(document), ["BA/RFr", "BA/C"])
+
+
+@pytest.mark.parametrize("where", ["drawOrder", "PLACE_TILE"])
+def test_an_unknown_tile_id_is_a_clean_error(tmp_path: Path, where: str) -> None:
+    if where == "drawOrder":
+        document = {**TWO_TURNS, "gameAnnotations": {"drawOrder": ["BA/Nope", "BA/C"], "endTurn": 2}}
+    else:
+        document = {**TWO_TURNS, "replay": [place(0, "XX/Nope", 1, 0), *TWO_TURNS["replay"][1:]]}
+    result = check_file(write(tmp_path, document))
+    assert result.verdict == "error"
+    assert result.reason is not None and "Nope" in result.reason
+    with pytest.raises(JczError, match="Nope"):
+        loaded = read_jcz(tmp_path / "game.jcz")
+        replay_jcz(loaded, plan_draws(loaded).order)
+
+
+# ---------------------------------------------------------------- oracle expectations (shared data)
+
+
+def test_a_changed_legal_placement_set_is_found_at_its_decision(tmp_path: Path) -> None:
+    document = oracle_document()
+    decision = document["oracle"]["decisions"][5]
+    dropped = decision["placements"].pop(0)
+    result = check_file(write(tmp_path, document))
+    assert result.verdict == "disagrees"
+    d = result.disagreement
+    assert d is not None and (d.what, d.decision, d.turn) == ("legal placements", decision["index"], 6)
+    x, y, r = dropped
+    assert f"not offered by JCZ: ({x},{y}) r{r}" in d.ours
+    assert "not offered by us: none" in d.theirs
+
+
+def test_a_changed_score_is_found_in_its_turn_part(tmp_path: Path) -> None:
+    document = oracle_document()
+    parts = document["oracle"]["score_history"]
+    part = next(p for p in parts if p.get("scores") and not p.get("finalScoring"))
+    part["scores"][0]["points"] += 1
+    result = check_file(write(tmp_path, document))
+    d = result.disagreement
+    assert result.verdict == "disagrees" and d is not None
+    assert (d.what, d.turn) == ("scores", part["turn"])
+
+
+def test_changed_final_points_are_found(tmp_path: Path) -> None:
+    document = oracle_document()
+    document["oracle"]["final_points"][1] += 5
+    result = check_file(write(tmp_path, document))
+    d = result.disagreement
+    assert result.verdict == "disagrees" and d is not None
+    assert (d.what, d.ours, d.theirs) == ("final points", "seat 0 23, seat 1 6", "seat 0 23, seat 1 11")
+
+
+def test_a_natural_save_with_another_random_number_draws_other_tiles(tmp_path: Path) -> None:
+    document = oracle_document("basic-p2-s300001.jcz", "oracle-natural")
+    document["replay"][2]["payload"]["random"] = 0.123456789  # the first COMMIT
+    result = check_file(write(tmp_path, document))
+    d = result.disagreement
+    assert result.verdict == "disagrees" and d is not None
+    assert (d.what, d.decision) == ("draws", 2)
+
+
+# ---------------------------------------------------------------- the command
+
+
+@pytest.fixture
+def wide(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A terminal wide enough that table cells are not folded."""
+    monkeypatch.setenv("COLUMNS", "250")
+
+
+def test_carc_check_folder_json_and_exit_codes(tmp_path: Path, wide: None) -> None:
+    write(tmp_path, TWO_TURNS, "good.jcz")
+    code, out = carc_check(str(tmp_path), "--json")
+    assert code == 0
+    document = json.loads(out)
+    assert document["verdicts"] == {"agrees": 1}
+    assert document["results"][0]["points"] == [2, 4]
+
+    (tmp_path / "sub").mkdir()
+    write(tmp_path / "sub", _wrong_points(), "bad.jcz")
+    code, out = carc_check(str(tmp_path), "--json")
+    assert code == 1
+    verdicts = {Path(r["game"]).name: r["verdict"] for r in json.loads(out)["results"]}
+    assert verdicts == {"good.jcz": "agrees", "bad.jcz": "disagrees"}
+
+
+def test_carc_check_table_names_the_first_disagreement(tmp_path: Path, wide: None) -> None:
+    path = write(tmp_path, _wrong_points())
+    code, out = carc_check(str(path))
+    assert code == 1
+    assert "disagrees (assertion)" in out
+    assert "Ann has 5 points" in out
+
+
+def test_carc_check_unsupported_is_not_a_failure(tmp_path: Path, wide: None) -> None:
+    write(tmp_path, save([], sets={"basic:1": 1, "inns-and-cathedrals:1": 1}))
+    code, out = carc_check(str(tmp_path))
+    assert code == 0
+    assert "unsupported" in out and "inns-and-cathedrals" in out
+
+
+def test_carc_check_unreadable_file_fails(tmp_path: Path, wide: None) -> None:
+    code, out = carc_check(str(tmp_path / "missing.jcz"))
+    assert code == 1
+    assert "cannot read" in out
+
+
+def test_jcz_paths_expands_folders_recursively(tmp_path: Path) -> None:
+    (tmp_path / "a" / "b").mkdir(parents=True)
+    for name in ("a/x.jcz", "a/b/y.jcz", "a/notes.txt"):
+        (tmp_path / name).write_text("")
+    assert jcz_paths([tmp_path / "a", "single.jcz"]) == [
+        tmp_path / "a" / "b" / "y.jcz",
+        tmp_path / "a" / "x.jcz",
+        Path("single.jcz"),
+    ]
+
+
+def _wrong_points() -> dict[str, Any]:
+    return {**TWO_TURNS, "test": {"assertions": ["Ann has 5 points"]}}
+
+
+def test_carc_check_without_any_jcz_file_fails(tmp_path: Path) -> None:
+    result = runner.invoke(app, ["check", str(tmp_path)])
+    assert result.exit_code == 1
+    assert "no .jcz files" in result.stderr

@@ -1,0 +1,99 @@
+"""JCloisterZone's draws reproduced: the generator, the pack, and when the walk draws what."""
+
+from __future__ import annotations
+
+import pytest
+
+from replays.jcz import JczDraw, JczRefused
+from replays.jcz_draws import JczDrawer, JczRandom, jcz_pack, plan_draws
+from tests.jcz_saves import TWO_TURNS, commit, decode, pass_, place, save
+
+
+def test_generator_matches_the_readme_example() -> None:
+    # oracle-natural/README.md: COMMIT random 0.9525334109556272, 80 tiles left, 3 supply draws.
+    rng = JczRandom(0.9525334109556272)
+    assert rng.next_int(80) == 76
+    assert rng.r == 0.30924589290495064
+    assert rng.next_int(79) == 24
+    assert rng.r == 0.8129482696047425
+    assert rng.next_int(78) == 63
+
+
+def test_a_state_with_zero_low_bits_sticks_at_zero() -> None:
+    rng = JczRandom(0.5)
+    assert [rng.next_int(10) for _ in range(3)] == [5, 0, 0]
+    assert rng.r == 11 / 2**48
+
+
+@pytest.mark.parametrize(
+    ("sets", "size"),
+    [
+        ({"basic:1": 1}, 71),
+        ({"basic:1": 1, "bridges-castles-and-bazaars:1": 1}, 83),
+        ({"basic:1": 1, "bridges-castles-and-bazaars:1": 1, "traders-and-builders:1": 1}, 107),
+        ({"basic:1": 2}, 143),  # two copies of the set, one start tile taken out
+    ],
+)
+def test_pack_sizes_and_sorted_order(sets: dict[str, int], size: int) -> None:
+    pack = jcz_pack(decode(save([], sets=sets)))
+    assert len(pack) == size
+    assert pack == sorted(pack)
+
+
+def test_random_draws_take_the_kth_tile_of_the_sorted_pack() -> None:
+    drawer = JczDrawer(decode(save([], initial_random=0.9525334109556272)))
+    pack = list(drawer.pack)
+    first = drawer.draw("turn", -1)
+    assert first == pack[int(0.9525334109556272 * 71)]
+    assert drawer.draws == [JczDraw(tile=first, kind="turn", after=-1)]
+    assert len(drawer.pack) == 70 and drawer.left == 70
+
+
+def test_forced_draws_come_first_and_end_turn_empties_the_pack() -> None:
+    drawer = JczDrawer(decode(TWO_TURNS))
+    assert [drawer.draw("turn", -1), drawer.draw("turn", 2)] == ["BA/RFr", "BA/C"]
+    assert drawer.left == 0
+    with pytest.raises(JczRefused, match="pack is empty"):
+        drawer.draw("turn", 5)
+
+
+def test_forced_draws_without_end_turn_continue_at_random() -> None:
+    document = save([place(0, "BA/RFr", 1, 0), pass_(0), commit(0, 0.25)], ["BA/RFr"])
+    plan = plan_draws(decode(document))
+    pack = jcz_pack(decode(document))
+    pack.remove("BA/RFr")
+    # After the last COMMIT JCZ draws Bob's tile with that COMMIT's random number.
+    assert plan.draws == (
+        JczDraw(tile="BA/RFr", kind="turn", after=-1),
+        JczDraw(tile=pack[int(0.25 * 70)], kind="turn", after=2),
+    )
+    assert sorted(plan.order) == sorted(jcz_pack(decode(document)))  # the whole pile for our engine
+
+
+def test_bazaar_supply_is_one_tile_per_player_or_none() -> None:
+    drawer = JczDrawer(decode(save([], ["BA/C", "BA/L", "BA/Rr"], end_turn=3, players=["A", "B", "C"])))
+    assert drawer.supply(3, 8) == ["BA/C", "BA/L", "BA/Rr"]
+    assert {d.kind for d in drawer.draws} == {"bazaar"}
+    assert drawer.supply(3, 9) == []  # the pack is empty: no auction
+
+
+def test_a_tile_that_is_not_placed_was_discarded_and_redrawn() -> None:
+    # Bob draws the cloister, which fits nowhere below the T-junction: JCZ discards it silently
+    # and Bob places the next tile; the save only shows that PLACE_TILE.
+    document = save(
+        [place(0, "BA/RRR", 0, 1), pass_(0), commit(0), place(1, "BA/RFr", 2, 0), pass_(1), commit(1)],
+        ["BA/RRR", "BA/L", "BA/RFr"],
+        end_turn=3,
+    )
+    plan = plan_draws(decode(document))
+    assert [(d.tile, d.kind, d.after) for d in plan.draws] == [
+        ("BA/RRR", "turn", -1),
+        ("BA/L", "turn", 2),
+        ("BA/RFr", "redraw", 2),
+    ]
+
+
+def test_a_tile_the_draws_cannot_give_is_refused() -> None:
+    document = save([place(0, "BA/RRR", 0, 1)], ["BA/RFr"], end_turn=1)
+    with pytest.raises(JczRefused, match="places BA/RRR, but JCloisterZone's draws give"):
+        plan_draws(decode(document))

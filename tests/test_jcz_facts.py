@@ -1,0 +1,153 @@
+"""RULES.md section 9: how JCloisterZone 5.x plays, fact by fact (JCZ-1 … JCZ-5).
+
+Each fact is checked where it shows: in our reproduction of JCZ's draws (passes today), and in
+the reference games that exhibit it, replayed through our engine by `check_file`. Those need
+Bridges, Castles & Bazaars or Traders & Builders; while the engine (or the importer's
+`SUPPORTED`) lacks them they are expected failures, and they must agree once it has them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import msgspec
+import pytest
+
+from domain import events as ev
+from domain.rules import RuleSet
+from replays.check import check_file
+from replays.jcz import jcz_rules, read_jcz, replay_jcz
+from replays.jcz_draws import plan_draws
+from tests.jcz_saves import commit, decode, pass_, place, save
+from tests.reference import jcz_files, require
+
+Counts = dict[str, Any]
+
+
+def exhibiting(predicate: Callable[[Counts], bool], folder: str = "oracle") -> list[Path]:
+    """Reference games whose `oracle.counts` show the fact."""
+    found = []
+    for path in jcz_files(folder, "*_bcb*.jcz"):
+        counts = msgspec.json.decode(require(path).read_bytes())["oracle"]["counts"]
+        if predicate(counts):
+            found.append(path)
+    assert found, "no reference game exhibits this fact"
+    return found
+
+
+def agree_or_xfail(paths: list[Path], lacking: str) -> None:
+    for path in paths:
+        result = check_file(path)
+        if result.verdict == "unsupported":
+            pytest.xfail(reason=f"engine lacks {lacking}")
+        assert result.verdict == "agrees", f"{path.name}: {result.reason or result.disagreement}"
+
+
+# ---------------------------------------------------------------- JCZ-1 ordering
+
+
+def test_JCZ_1_imports_use_the_jcz_ordering() -> None:
+    if "order" not in RuleSet.__struct_fields__:
+        pytest.xfail(reason="engine lacks the order switch (V-ORDER-JCZ)")
+    rules = jcz_rules(decode(save([])))
+    assert getattr(rules, "order") == "jcz"  # noqa: B009 - the field is newer than this test
+
+
+def test_JCZ_1_bazaar_tile_placed_during_a_round_holds_no_bazaar_in_the_draws() -> None:
+    # Natural saves: only the auctions JCZ really held draw a supply, so the draws agree only
+    # if the bazaar tiles placed while a round ran were dropped, not deferred.
+    for path in exhibiting(lambda c: c["driver"]["bazaar_tile_placed_during_round"] > 0, "oracle-natural"):
+        saved = read_jcz(path)
+        assert saved.oracle is not None
+        assert plan_draws(saved).draws == saved.oracle.draws
+
+
+def test_JCZ_1_bazaar_tile_placed_during_a_round_holds_no_bazaar_in_our_engine() -> None:
+    agree_or_xfail(exhibiting(lambda c: c["driver"]["bazaar_tile_placed_during_round"] > 0), "bazaars")
+
+
+# ---------------------------------------------------------------- JCZ-2 auction tiles, payments
+
+
+def test_JCZ_2_auction_tiles_are_the_next_draws_when_the_auction_starts() -> None:
+    for path in exhibiting(lambda c: c["bazaar_auctions"] > 0, "oracle-natural"):
+        saved = read_jcz(path)
+        assert saved.oracle is not None and saved.oracle.draws is not None
+        draws = plan_draws(saved).draws
+        assert draws == saved.oracle.draws
+        supplies: dict[int, int] = {}
+        for d in draws:
+            if d.kind == "bazaar":
+                supplies[d.after] = supplies.get(d.after, 0) + 1
+        # One tile per player, all drawn while the host's (last) COMMIT is processed.
+        assert set(supplies.values()) == {len(saved.players)}
+        assert {saved.replay[after].type for after in supplies} == {"COMMIT"}
+
+
+def test_JCZ_2_bazaar_payments_count_in_final_points_not_as_scores() -> None:
+    agree_or_xfail(exhibiting(lambda c: c["bazaar_paid_transfers"] > 0), "bazaars")
+
+
+# ---------------------------------------------------------------- JCZ-3 castles
+
+
+def test_JCZ_3_castles_convert_and_score_as_jcz_does() -> None:
+    agree_or_xfail(exhibiting(lambda c: c["castle_conversions"] > 0), "castles")
+
+
+# ---------------------------------------------------------------- JCZ-4 bridges
+
+
+def test_JCZ_4_bridges_leave_legal_placements_as_jcz_offers_them() -> None:
+    agree_or_xfail(exhibiting(lambda c: c["bridges"] > 0), "bridges")
+
+
+# ---------------------------------------------------------------- JCZ-5 discards
+
+
+def test_JCZ_5_a_discarded_tile_is_followed_by_a_fresh_draw() -> None:
+    # Below the T-junction no open position has field on every side: Bob's cloister fits
+    # nowhere. The save shows only Bob placing the next tile.
+    document = save(
+        [place(0, "BA/RRR", 0, 1), pass_(0), commit(0), place(1, "BA/RFr", 1, 0), pass_(1), commit(1)],
+        ["BA/RRR", "BA/L", "BA/RFr"],
+        end_turn=3,
+    )
+    saved = decode(document)
+    plan = plan_draws(saved)
+    assert [d.kind for d in plan.draws] == ["turn", "turn", "redraw"]
+    events = replay_jcz(saved, plan.order).collect_events()
+    tail = [(type(e).__name__, getattr(e, "player", None), getattr(e, "tile", None)) for e in events[5:8]]
+    assert tail == [("TileDrawn", 1, "BA/L"), ("TileDiscarded", 1, "BA/L"), ("TileDrawn", 1, "BA/RFr")]
+    assert isinstance(events[-1], ev.GameEnded)
+
+
+def test_JCZ_5_a_bought_tile_that_fits_nowhere_is_replaced_from_the_pile() -> None:
+    # Ann places a bazaar tile; Bob chooses the supply's first tile and nobody outbids him, the
+    # other goes to Ann. Bob's bought cloister is not what he places: JCZ discarded it and Bob
+    # drew from the pile, not from the supply (whose next tile is Ann's). Ann then takes her
+    # supply tile without a draw.
+    document = save(
+        [
+            place(0, "BB/F.b", 0, 1),
+            pass_(0),
+            commit(0, 0.1),
+            {"type": "BAZAAR_BID", "payload": {"supplyIndex": 0, "price": 0}, "player": 1},
+            pass_(0),
+            place(1, "BA/C", 0, -1, 180),
+            pass_(1),
+            commit(1, 0.2),
+        ],
+        ["BB/F.b", "BA/L", "BA/Cccc+", "BA/C", "BA/Rr"],
+        sets={"basic:1": 1, "bridges-castles-and-bazaars:1": 1},
+        elements={"small-follower": 7, "farmers": True, "bazaar": True},
+    )
+    plan = plan_draws(decode(document))
+    assert [(d.tile, d.kind) for d in plan.draws] == [
+        ("BB/F.b", "turn"),
+        ("BA/L", "bazaar"),
+        ("BA/Cccc+", "bazaar"),
+        ("BA/C", "redraw"),
+    ]
