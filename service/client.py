@@ -151,6 +151,7 @@ async def play_random_game(
     players: Sequence[str],
     seed: int,
     *,
+    expansions: Sequence[str] = ("base",),
     rules: RuleSet | None = None,
     interval: float = 0.0,
     after_move: Callable[[MoveAnswer, float], None] | None = None,
@@ -164,7 +165,7 @@ async def play_random_game(
     """
     rng = random.Random(seed)
     turns = itertools.cycle(clients)
-    game = (await next(turns).create_game(players, rules=rules, seed=seed)).game
+    game = (await next(turns).create_game(players, expansions=expansions, rules=rules, seed=seed)).game
     tokens = [(await next(turns).join(game, seat)).token for seat in range(len(players))]
     view: GameView | MoveAnswer = await next(turns).game(game)
     due = time.perf_counter() + rng.random() * interval  # games spread over the interval

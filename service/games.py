@@ -35,7 +35,7 @@ from domain.commands import Command
 from domain.errors import RuleViolation
 from domain.rules import RuleSet
 from service.commits import GroupCommit
-from service.schema import MoveAnswer, move_answer
+from service.schema import MoveAnswer, deciding_seat, move_answer
 from service.store import (
     Conflict,
     MoveAccepted,
@@ -184,15 +184,14 @@ class GameService:
         request: str,
     ) -> MoveAnswer:
         """Check the move against `game` and store it, or raise why not (Conflict: store first)."""
-        state = game.state
         if game.over:
             raise VersionConflict("the game is over", game.version)
         if expected_version is not None and expected_version != game.version:
             raise VersionConflict(
                 f"expected version {expected_version}, the game is at {game.version}", game.version
             )
-        if seat != state.current:
-            raise Forbidden(f"it is seat {state.current}'s turn, not seat {seat}'s", game.version)
+        if seat != (due := deciding_seat(game)):
+            raise Forbidden(f"seat {due} is to decide, not seat {seat}", game.version)
         before = game.version
         try:
             game.execute(seat, command)  # a RuleViolation leaves the game untouched

@@ -15,7 +15,7 @@ import msgspec
 from domain.aggregate import Game
 from domain.commands import AnyCommand
 from domain.events import Event, GameEvent
-from domain.moves import legal_commands
+from domain.moves import actor, legal_commands
 from domain.rules import RuleSet
 from projections.board import BoardView, board_view
 
@@ -64,7 +64,7 @@ class GameView(msgspec.Struct, frozen=True, kw_only=True):
     rules: RuleSet
     version: int
     over: bool
-    current: int  # seat whose turn it is
+    current: int  # the seat whose decision is due (not always the one whose turn it is: bids, castles)
     board: BoardView
     legal_moves: tuple[AnyCommand, ...]  # what seat `current` may send now
 
@@ -94,6 +94,12 @@ def legal_moves(game: Game) -> tuple[AnyCommand, ...]:
     return tuple(legal_commands(game.state))  # type: ignore[arg-type]
 
 
+def deciding_seat(game: Game) -> int:
+    """The seat the game waits for (when it waits for nobody: the seat whose turn it is)."""
+    seat = actor(game.state)
+    return game.state.current if seat is None else seat
+
+
 def game_view(game: Game) -> GameView:
     state = game.state
     return GameView(
@@ -103,7 +109,7 @@ def game_view(game: Game) -> GameView:
         rules=state.rules,
         version=game.version,
         over=game.over,
-        current=state.current,
+        current=deciding_seat(game),
         board=board_view(state),
         legal_moves=legal_moves(game),
     )
@@ -116,7 +122,7 @@ def move_answer(game: Game, events: tuple[Event, ...]) -> MoveAnswer:
         version=game.version,
         events=events,  # type: ignore[arg-type]
         over=game.over,
-        current=state.current,
+        current=deciding_seat(game),
         scores=tuple(state.scores),
         legal_moves=legal_moves(game),
     )
