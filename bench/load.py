@@ -5,7 +5,11 @@ of its own, dropped afterwards), then plays `--games` random games at once throu
 client, each move conditional on the version it was chosen at. Bounded: the games end, or the
 run stops after `--seconds`.
 
-    python bench/load.py [--games 50] [--seconds 60] [--db sqlite,postgres] [--postgres URL]
+    python bench/load.py [--games 50] [--rate 500] [--seconds 60] [--db sqlite,postgres] [--postgres URL]
+
+`--rate` paces the games so that together they offer that many moves per second (players
+think between moves); latency is counted from when a move was due. `--rate 0` sends each move
+as soon as the previous answer arrives, which measures the saturation throughput.
 """
 
 from __future__ import annotations
@@ -28,23 +32,34 @@ from service.schema import MoveAnswer
 
 
 class Run:
+    """When each move was answered and how long it took."""
+
     def __init__(self) -> None:
         self.latencies: list[float] = []
-        self.first: float | None = None
-        self.last = 0.0
+        self.answered: list[float] = []
 
     def moved(self, _: MoveAnswer, seconds: float) -> None:
-        now = time.perf_counter()
-        self.first = self.first or now - seconds
-        self.last = now
+        self.answered.append(time.perf_counter())
         self.latencies.append(seconds)
 
+    def sustained(self) -> tuple[int, float]:
+        """Moves answered between the 10th and the 90th percentile of the run, and their moves/s.
 
-async def load(url: str, games: int, seconds: float) -> tuple[Run, int]:
+        The middle keeps out the start (games being created and joined) and the end (fewer games
+        left as they finish), where fewer than all the games are playing.
+        """
+        low, high = len(self.answered) // 10, len(self.answered) * 9 // 10
+        return high - low, (high - low) / (self.answered[high] - self.answered[low])
+
+
+async def load(url: str, games: int, rate: float, seconds: float) -> tuple[Run, int]:
     run = Run()
+    interval = games / rate if rate else 0.0
     async with CarcClient(url) as client:
         plays = [
-            asyncio.create_task(play_random_game([client], ["Ann", "Bob"], seed, after_move=run.moved))
+            asyncio.create_task(
+                play_random_game([client], ["Ann", "Bob"], seed, interval=interval, after_move=run.moved)
+            )
             for seed in range(games)
         ]
         done, pending = await asyncio.wait(plays, timeout=seconds)
@@ -84,18 +99,17 @@ def store_for(kind: str, postgres: str) -> Iterator[str]:
             yield url
 
 
-def report(kind: str, run: Run, finished: int, games: int) -> None:
-    moves = len(run.latencies)
-    if moves < 2 or run.first is None:
-        print(f"{kind}: too few moves to measure ({moves})")
+def report(kind: str, run: Run, finished: int, games: int, offered: str) -> None:
+    if len(run.latencies) < 100:
+        print(f"{kind}: too few moves to measure ({len(run.latencies)})")
         return
-    wall = run.last - run.first
+    moves, rate = run.sustained()
     ms = sorted(x * 1000 for x in run.latencies)
     p99 = ms[min(len(ms) - 1, round(0.99 * len(ms)))]
     print(
-        f"{kind:8} {moves:6d} moves in {wall:5.1f} s = {moves / wall:6.0f} moves/s | "
+        f"{kind:8} {rate:5.0f} moves/s sustained ({moves} moves mid-run, {len(ms)} in all) | "
         f"latency p50 {statistics.median(ms):5.1f} ms, p99 {p99:5.1f} ms | "
-        f"{finished}/{games} games finished"
+        f"{finished}/{games} games finished | offered: {offered} moves/s"
     )
 
 
@@ -104,14 +118,17 @@ def main() -> None:
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("--games", type=int, default=50, help="games played at once (default 50)")
+    parser.add_argument(
+        "--rate", type=float, default=500, help="moves/s offered in all, 0: as fast as possible (default 500)"
+    )
     parser.add_argument("--seconds", type=float, default=60, help="stop after this long (default 60)")
     parser.add_argument("--db", default="sqlite,postgres", help="stores to measure (default both)")
     parser.add_argument("--postgres", default="postgresql://postgres@127.0.0.1:5432/test")
     args = parser.parse_args()
     for kind in args.db.split(","):
         with store_for(kind, args.postgres) as db, local_server(db) as url:
-            run, finished = asyncio.run(load(url, args.games, args.seconds))
-        report(kind, run, finished, args.games)
+            run, finished = asyncio.run(load(url, args.games, args.rate, args.seconds))
+        report(kind, run, finished, args.games, f"{args.rate:g}" if args.rate else "max")
 
 
 if __name__ == "__main__":

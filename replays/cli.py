@@ -520,7 +520,10 @@ def serve(
     from service.api import serve as serve_http
 
     with user_errors():
-        serve_http(db, host, port)
+        try:
+            serve_http(db, host, port)
+        except OSError as e:
+            fail(f"cannot listen on {host}:{port}: {e.strerror or e}")
 
 
 @app.command()

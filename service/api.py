@@ -1,18 +1,18 @@
 """The HTTP API (Litestar, msgspec bodies) and `serve`, which runs it under uvicorn.
 
-Routes only translate: HTTP in, `GameService` call, Struct out. Blocking store calls run in
-worker threads (`sync_to_thread=True`) so one slow query never stalls the event loop.
+Routes only translate: HTTP in, `GameService` call, Struct out. They run on the event loop;
+`GameService` sends every blocking store call off it.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import socket
 from collections.abc import AsyncIterator
 from typing import Annotated, Any
 from uuid import UUID
 
-import anyio.to_thread
 import msgspec
 import uvicorn
 from litestar import Litestar, Request, Response, get, post
@@ -28,6 +28,7 @@ from domain.store import StoreError
 from projections.scores import ScoreReport, score_report
 from service.games import GameService, ServiceError
 from service.schema import (
+    MAX_INT64,
     GameCreated,
     GameView,
     MoveAnswer,
@@ -49,29 +50,29 @@ KeyHeader = Annotated[
 ]
 
 
-@post("/games", sync_to_thread=True, status_code=201)
-def create_game(data: NewGame, games: GameService) -> GameCreated:
+@post("/games", status_code=201)
+async def create_game(data: NewGame, games: GameService) -> GameCreated:
     """Start a game: its players in seat order, sets, rule set, and optionally the pile's seed."""
-    game = games.create(data.players, data.expansions, data.rules, data.seed)
+    game = await games.create(data.players, data.expansions, data.rules, data.seed)
     return GameCreated(game=game.id, version=game.version, players=game.state.players)
 
 
-@get("/games/{game_id:uuid}", sync_to_thread=True)
-def get_game(game_id: UUID, games: GameService) -> GameView:
+@get("/games/{game_id:uuid}")
+async def get_game(game_id: UUID, games: GameService) -> GameView:
     """The game now: board, scores, whose turn, version and that player's legal moves."""
-    return games.read(game_id, game_view)
+    return await games.read(game_id, game_view)
 
 
-@post("/games/{game_id:uuid}/seats/{seat:int}", sync_to_thread=True, status_code=201)
-def join_seat(game_id: UUID, seat: int, games: GameService) -> SeatToken:
+@post("/games/{game_id:uuid}/seats/{seat:int}", status_code=201)
+async def join_seat(game_id: UUID, seat: int, games: GameService) -> SeatToken:
     """Claim a seat; the answer holds the seat's secret token, shown only this once."""
-    token = games.join(game_id, seat)
-    player = games.read(game_id, lambda game: game.state.players[seat])
+    token = await games.join(game_id, seat)
+    player = await games.read(game_id, lambda game: game.state.players[seat])
     return SeatToken(game=game_id, seat=seat, player=player, token=token)
 
 
-@post("/games/{game_id:uuid}/moves", sync_to_thread=True, status_code=200)
-def submit_move(
+@post("/games/{game_id:uuid}/moves", status_code=200)
+async def submit_move(
     game_id: UUID,
     data: MoveBody,
     games: GameService,
@@ -83,7 +84,7 @@ def submit_move(
     `expected_version` makes the move conditional; an `Idempotency-Key` header makes a retry
     return the first answer without applying anything twice.
     """
-    return games.move(
+    return await games.move(
         game_id,
         bearer_token(authorization),
         data.command,
@@ -92,23 +93,25 @@ def submit_move(
     )
 
 
-@get("/games/{game_id:uuid}/scores", sync_to_thread=True)
-def get_scores(game_id: UUID, games: GameService) -> ScoreReport:
+@get("/games/{game_id:uuid}/scores")
+async def get_scores(game_id: UUID, games: GameService) -> ScoreReport:
     """Standings and every award so far, in the order they were made."""
-    return games.read(game_id, lambda game: score_report(game.state))
+    return await games.read(game_id, lambda game: score_report(game.state))
 
 
 @get("/games/{game_id:uuid}/events")
 async def stream_events(
     game_id: UUID,
     games: GameService,
-    after: Annotated[int, Parameter(query="after", ge=0)] = 0,
-    last_event_id: Annotated[int | None, Parameter(header="Last-Event-ID", required=False, ge=0)] = None,
+    after: Annotated[int, Parameter(query="after", ge=0, le=MAX_INT64)] = 0,
+    last_event_id: Annotated[
+        int | None, Parameter(header="Last-Event-ID", required=False, ge=0, le=MAX_INT64)
+    ] = None,
 ) -> ServerSentEvent:
     """Server-sent events: the game's stored events after number `after` (or Last-Event-ID), then
     each new one as it is stored; the stream ends after the game's last event."""
     start = last_event_id if last_event_id is not None else after
-    version, over = await anyio.to_thread.run_sync(games.read, game_id, lambda g: (g.version, g.over))
+    version, over = await games.read(game_id, lambda g: (g.version, g.over))
     return ServerSentEvent(_follow(games, game_id, start, done=over and start >= version))
 
 
@@ -116,7 +119,7 @@ async def _follow(
     games: GameService, game_id: UUID, last: int, *, done: bool
 ) -> AsyncIterator[ServerSentEventMessage]:
     while not done:
-        for event in await anyio.to_thread.run_sync(games.store.events_after, game_id, last):
+        for event in await asyncio.to_thread(games.store.events_after, game_id, last):
             last = event.originator_version
             done = isinstance(event, GameEnded)
             yield ServerSentEventMessage(
@@ -184,5 +187,10 @@ def create_app(db: str) -> Litestar:
 
 
 def serve(db: str, host: str, port: int) -> None:
-    """Run the service until interrupted."""
-    uvicorn.run(create_app(db), host=host, port=port, log_level="warning", access_log=False)
+    """Run the service until interrupted; OSError if it cannot listen on host:port."""
+    app = create_app(db)
+    # Bound here rather than by uvicorn, which reports a busy port in its log and exits 3:
+    # the caller gets the error itself.
+    listener = socket.create_server((host, port), family=socket.AF_INET6 if ":" in host else socket.AF_INET)
+    config = uvicorn.Config(app, log_level="warning", access_log=False)
+    uvicorn.Server(config).run(sockets=[listener])

@@ -28,11 +28,14 @@ class GroupCommit:
         self._thread = threading.Thread(target=self._write, name="group-commit", daemon=True)
         self._thread.start()
 
-    def append(self, events: Sequence[ev.Event]) -> None:
-        """Store `events` in one transaction (possibly shared with other writes), or raise Conflict."""
+    def submit(self, events: Sequence[ev.Event]) -> Future[None]:
+        """Store `events` in one transaction (possibly shared with other writes).
+
+        The future fails with Conflict if any of them is stored already; then none is stored.
+        """
         done: Future[None] = Future()
         self._waiting.put((events, done))
-        done.result()
+        return done
 
     def close(self) -> None:
         self._waiting.put(None)

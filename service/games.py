@@ -1,35 +1,41 @@
 """Games as the service plays them: creation, seats, moves, idempotency, concurrency.
 
-Everything here is synchronous and thread-safe; the HTTP layer runs it in worker threads.
+Everything runs on the server's event loop; only store calls leave it (reads in worker threads,
+writes through the group-commit thread), so the hot path of a move is a dict look-up, the
+domain's `decide` and one shared commit, with no thread of its own.
 
-Each process keeps the games it has touched in memory and, before every decision, reads the
-events other processes may have stored since (one indexed query), so the state a move is
-checked against is current. Two moves racing for the same version meet at the store: the
-recorder refuses the second insert of an (originator_id, originator_version) pair, and that
-move is answered with a conflict. Within one process a lock per game keeps the in-memory game
-from being used by two threads at once.
+Each process keeps the games it has touched in memory. A move is checked against that copy and
+stored as the events that follow its version. If another process stored a move meanwhile, the
+copy is behind: the recorder then refuses the insert (the game's next version exists already),
+or the copy refuses the move (not that seat's turn, another version expected, a rule broken).
+Either way the game is brought up to date from the store and the move checked once more, so a
+refusal is only ever given against the stored state. Two moves racing for the same version meet
+at the store, which keeps one; the other is answered with a conflict. Within one process a lock
+per game keeps two requests from using the in-memory game at once.
 """
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import random
 import secrets
-import threading
 from collections import OrderedDict
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from contextlib import asynccontextmanager
 from typing import TypeVar
 from uuid import UUID
 
 import msgspec
 
-from domain.aggregate import Game, project_game
+from domain import events as ev
+from domain.aggregate import Game, check_setup, project_game
 from domain.bots import shuffled_pile
 from domain.commands import Command
+from domain.errors import RuleViolation
 from domain.rules import RuleSet
 from service.commits import GroupCommit
-from service.schema import MoveAnswer, move_answer
+from service.schema import MoveAnswer, deciding_seat, move_answer
 from service.store import (
     Conflict,
     MoveAccepted,
@@ -82,10 +88,13 @@ class GameService:
         self._writer = GroupCommit(store)
         self._games: OrderedDict[UUID, Game] = OrderedDict()
         self._seats: dict[UUID, list[str | None]] = {}  # game -> token hash per seat
-        self._locks: dict[UUID, threading.Lock] = {}
-        self._cache_lock = threading.Lock()
+        self._locks: dict[UUID, tuple[asyncio.Lock, int]] = {}  # game -> its lock, requests using it
 
-    def create(
+    async def close(self) -> None:
+        await asyncio.to_thread(self._writer.close)
+        self.store.close()
+
+    async def create(
         self,
         players: Sequence[str],
         expansions: Sequence[str],
@@ -93,25 +102,22 @@ class GameService:
         seed: int | None,
     ) -> Game:
         """A new game; the pile is shuffled with `seed`, or unpredictably without one."""
+        check_setup(players, (), expansions)  # before the pile is made of the sets asked for
         rng = random.Random(seed) if seed is not None else random.SystemRandom()
         pile = shuffled_pile(expansions, rng)
         game = Game.start(players, pile, expansions=expansions, rules=rules, seed=seed)
-        self.store.append(game.collect_events())
+        await self._write(game.collect_events())
         self._remember(game)
         return game
 
-    def close(self) -> None:
-        self._writer.close()
-        self.store.close()
-
-    def read(self, game_id: UUID, view: Callable[[Game], T]) -> T:
+    async def read(self, game_id: UUID, view: Callable[[Game], T]) -> T:
         """`view` of the game as stored now, taken while no move can change it."""
-        with self._locked(game_id):
-            return view(self._current(game_id))
+        async with self._locked(game_id):
+            return view(await self._fresh(game_id))
 
-    def join(self, game_id: UUID, seat: int) -> str:
+    async def join(self, game_id: UUID, seat: int) -> str:
         """Claim `seat` and return its secret token; each seat can be claimed once."""
-        players = self.read(game_id, lambda game: len(game.state.players))
+        players = await self.read(game_id, lambda game: len(game.state.players))
         if not 0 <= seat < players:
             raise NotFound(f"game {game_id} has seats 0 to {players - 1}, not {seat}")
         token = secrets.token_urlsafe(32)
@@ -123,13 +129,13 @@ class GameService:
             token_sha256=token_hash(token),
         )
         try:
-            self.store.append([claim])
+            await self._write([claim])
         except Conflict:
             raise VersionConflict(f"seat {seat} of game {game_id} is already taken") from None
         self._seats.pop(game_id, None)
         return token
 
-    def move(
+    async def move(
         self,
         game_id: UUID,
         token: str | None,
@@ -143,121 +149,150 @@ class GameService:
         With an idempotency key, a request already answered gets that same answer again and
         changes nothing.
         """
-        with self._locked(game_id):
-            game = self._current(game_id)
-            seat = self._seat_of(game_id, token)
+        async with self._locked(game_id):
+            cached = self._games.get(game_id)
+            game = cached if cached is not None else await self._fresh(game_id)
+            seat = await self._seat_of(game, token)
             request = token_hash(f"{seat}:{msgspec.json.encode(command).decode()}")
             record_id = move_record_id(game_id, idempotency_key) if idempotency_key else None
-            if record_id is not None and (earlier := self._earlier(record_id, request)) is not None:
+            if record_id is not None and (earlier := await self._earlier(record_id, request)) is not None:
                 return earlier
-            state = game.state
-            if game.over:
-                raise VersionConflict("the game is over", game.version)
-            if expected_version is not None and expected_version != game.version:
-                raise VersionConflict(
-                    f"expected version {expected_version}, the game is at {game.version}", game.version
-                )
-            if seat != state.current:
-                raise Forbidden(f"it is seat {state.current}'s turn, not seat {seat}'s", game.version)
-            before = game.version
             try:
-                game.execute(seat, command)  # a RuleViolation leaves the game untouched
-            except Exception:
-                if game.version != before:  # the engine failed halfway: forget this copy
-                    self._forget(game_id)
-                raise
-            events = tuple(game.collect_events())
-            records = (
-                [
-                    MoveAccepted(
-                        originator_id=record_id,
-                        originator_version=1,
-                        game=game_id,
-                        seat=seat,
-                        request_sha256=request,
-                        before_version=before,
-                        after_version=game.version,
-                    )
-                ]
-                if record_id is not None
-                else []
-            )
+                return await self._try(game, seat, command, expected_version, record_id, request)
+            except (ServiceError, RuleViolation, Conflict):
+                if cached is None:  # the game was current: the refusal stands
+                    raise
+            # The copy was old, perhaps: check again against the stored game.
+            game = await self._fresh(game_id)
+            if record_id is not None and (earlier := await self._earlier(record_id, request)) is not None:
+                return earlier
             try:
-                self._writer.append([*events, *records])
+                return await self._try(game, seat, command, expected_version, record_id, request)
             except Conflict:
-                # Another request stored this version first; our copy is ahead of the store.
-                self._forget(game_id)
-                if record_id is not None and (earlier := self._earlier(record_id, request)) is not None:
-                    return earlier
-                version = self._current(game_id).version
+                version = (await self._fresh(game_id)).version
                 raise VersionConflict(
                     f"another move was stored first; the game is at version {version}", version
                 ) from None
-            except BaseException:
-                self._forget(game_id)
-                raise
-            return move_answer(game, events)
 
-    def _earlier(self, record_id: UUID, request: str) -> MoveAnswer | None:
+    async def _try(
+        self,
+        game: Game,
+        seat: int,
+        command: Command,
+        expected_version: int | None,
+        record_id: UUID | None,
+        request: str,
+    ) -> MoveAnswer:
+        """Check the move against `game` and store it, or raise why not (Conflict: store first)."""
+        if game.over:
+            raise VersionConflict("the game is over", game.version)
+        if expected_version is not None and expected_version != game.version:
+            raise VersionConflict(
+                f"expected version {expected_version}, the game is at {game.version}", game.version
+            )
+        if seat != (due := deciding_seat(game)):
+            raise Forbidden(f"seat {due} is to decide, not seat {seat}", game.version)
+        before = game.version
+        try:
+            game.execute(seat, command)  # a RuleViolation leaves the game untouched
+        except Exception:
+            if game.version != before:  # the engine failed halfway: forget this copy
+                self._forget(game.id)
+            raise
+        events = tuple(game.collect_events())
+        records = (
+            [
+                MoveAccepted(
+                    originator_id=record_id,
+                    originator_version=1,
+                    game=game.id,
+                    seat=seat,
+                    request_sha256=request,
+                    before_version=before,
+                    after_version=game.version,
+                )
+            ]
+            if record_id is not None
+            else []
+        )
+        try:
+            await self._write([*events, *records])
+        except BaseException:
+            self._forget(game.id)  # our copy is ahead of the store
+            raise
+        return move_answer(game, events)
+
+    async def _earlier(self, record_id: UUID, request: str) -> MoveAnswer | None:
         """The answer already given to a request with this idempotency key, if any."""
-        record = self.store.record(record_id)
+        record = await asyncio.to_thread(self.store.record, record_id)
         if record is None:
             return None
         assert isinstance(record, MoveAccepted)
         if record.request_sha256 != request:
             raise KeyReused("this Idempotency-Key was already used for a different move")
-        game = self.store.load(record.game, version=record.after_version)
-        events = self.store.events_after(record.game, record.before_version, record.after_version)
+        game = await asyncio.to_thread(self.store.load, record.game, record.after_version)
+        events = await asyncio.to_thread(
+            self.store.events_after, record.game, record.before_version, record.after_version
+        )
         return move_answer(game, tuple(events))
 
-    def _seat_of(self, game_id: UUID, token: str | None) -> int:
+    async def _seat_of(self, game: Game, token: str | None) -> int:
         if not token:
             raise Forbidden("this needs a seat's token: Authorization: Bearer TOKEN")
         digest = token_hash(token)
-        for fresh in (False, True):
-            seats = self._seats.get(game_id) if not fresh else None
-            if seats is None:
-                seats = self._load_seats(game_id)
-            if digest in seats:
-                return seats.index(digest)
-        raise Forbidden(f"this token holds no seat in game {game_id}")
+        seats = self._seats.get(game.id)
+        if seats is None or digest not in seats:  # perhaps claimed through another process
+            seats = self._seats[game.id] = await asyncio.to_thread(self._load_seats, game)
+        if digest not in seats:
+            raise Forbidden(f"this token holds no seat in game {game.id}")
+        return seats.index(digest)
 
-    def _load_seats(self, game_id: UUID) -> list[str | None]:
-        players = len(self._current(game_id).state.players)
+    def _load_seats(self, game: Game) -> list[str | None]:
         seats: list[str | None] = []
-        for seat in range(players):
-            claim = self.store.record(seat_record_id(game_id, seat))
+        for seat in range(len(game.state.players)):
+            claim = self.store.record(seat_record_id(game.id, seat))
             seats.append(claim.token_sha256 if isinstance(claim, SeatClaimed) else None)
-        self._seats[game_id] = seats
         return seats
 
-    def _current(self, game_id: UUID) -> Game:
-        """The cached game brought up to date with the store (caller holds the game's lock)."""
+    async def _fresh(self, game_id: UUID) -> Game:
+        """The game brought up to date with the store (caller holds the game's lock)."""
         game = self._games.get(game_id)
+        after = game.version if game is not None else 0
+        events = await asyncio.to_thread(self.store.events_after, game_id, after)
         if game is None:
-            game = project_game(None, self.store.events_after(game_id, 0))
+            game = project_game(None, events)
             if game is None:
                 raise NotFound(f"no game {game_id}")
             self._remember(game)
         else:
-            for event in self.store.events_after(game_id, game.version):
+            for event in events:
                 game.replay(event)
         return game
 
+    def _write(self, events: Sequence[ev.Event]) -> Awaitable[None]:
+        return asyncio.wrap_future(self._writer.submit(events))
+
     def _remember(self, game: Game) -> None:
-        with self._cache_lock:
-            self._games[game.id] = game
-            self._games.move_to_end(game.id)
-            while len(self._games) > CACHED_GAMES:
-                self._games.popitem(last=False)
+        self._games[game.id] = game
+        self._games.move_to_end(game.id)
+        while len(self._games) > CACHED_GAMES:
+            forgotten, _ = self._games.popitem(last=False)
+            self._seats.pop(forgotten, None)
 
     def _forget(self, game_id: UUID) -> None:
-        with self._cache_lock:
-            self._games.pop(game_id, None)
+        self._games.pop(game_id, None)
 
-    @contextmanager
-    def _locked(self, game_id: UUID) -> Iterator[None]:
-        with self._cache_lock:
-            lock = self._locks.setdefault(game_id, threading.Lock())
-        with lock:
-            yield
+    @asynccontextmanager
+    async def _locked(self, game_id: UUID) -> AsyncIterator[None]:
+        """Hold the game's lock; a lock no request uses any more is dropped, so they do not pile up."""
+        lock, users = self._locks.get(game_id) or (asyncio.Lock(), 0)
+        self._locks[game_id] = (lock, users + 1)
+        try:
+            async with lock:
+                yield
+        finally:
+            lock, users = self._locks[game_id]
+            if users == 1:
+                del self._locks[game_id]
+            else:
+                self._locks[game_id] = (lock, users - 1)

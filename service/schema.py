@@ -15,11 +15,15 @@ import msgspec
 from domain.aggregate import Game
 from domain.commands import AnyCommand
 from domain.events import Event, GameEvent
-from domain.moves import legal_commands
+from domain.moves import actor, legal_commands
 from domain.rules import RuleSet
 from projections.board import BoardView, board_view
 
 Name = Annotated[str, msgspec.Meta(min_length=1, max_length=40)]
+# Stores keep these as signed 64-bit integers; larger ones are refused as bad input.
+MAX_INT64 = 2**63 - 1
+Seed = Annotated[int, msgspec.Meta(ge=-MAX_INT64 - 1, le=MAX_INT64)]
+Version = Annotated[int, msgspec.Meta(ge=0, le=MAX_INT64)]
 
 
 class Body(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
@@ -30,12 +34,12 @@ class NewGame(Body, frozen=True, kw_only=True):
     players: tuple[Name, ...]
     expansions: tuple[Name, ...] = ("base",)
     rules: RuleSet = msgspec.field(default_factory=RuleSet)
-    seed: int | None = None  # None: the server shuffles the pile unpredictably
+    seed: Seed | None = None  # None: the server shuffles the pile unpredictably
 
 
 class MoveBody(Body, frozen=True, kw_only=True):
     command: AnyCommand
-    expected_version: int | None = None  # refuse the move (409) unless the game is at this version
+    expected_version: Version | None = None  # refuse the move (409) unless the game is at this version
 
 
 class GameCreated(msgspec.Struct, frozen=True, kw_only=True):
@@ -60,7 +64,7 @@ class GameView(msgspec.Struct, frozen=True, kw_only=True):
     rules: RuleSet
     version: int
     over: bool
-    current: int  # seat whose turn it is
+    current: int  # the seat whose decision is due (not always the one whose turn it is: bids, castles)
     board: BoardView
     legal_moves: tuple[AnyCommand, ...]  # what seat `current` may send now
 
@@ -90,6 +94,12 @@ def legal_moves(game: Game) -> tuple[AnyCommand, ...]:
     return tuple(legal_commands(game.state))  # type: ignore[arg-type]
 
 
+def deciding_seat(game: Game) -> int:
+    """The seat the game waits for (when it waits for nobody: the seat whose turn it is)."""
+    seat = actor(game.state)
+    return game.state.current if seat is None else seat
+
+
 def game_view(game: Game) -> GameView:
     state = game.state
     return GameView(
@@ -99,7 +109,7 @@ def game_view(game: Game) -> GameView:
         rules=state.rules,
         version=game.version,
         over=game.over,
-        current=state.current,
+        current=deciding_seat(game),
         board=board_view(state),
         legal_moves=legal_moves(game),
     )
@@ -112,7 +122,7 @@ def move_answer(game: Game, events: tuple[Event, ...]) -> MoveAnswer:
         version=game.version,
         events=events,  # type: ignore[arg-type]
         over=game.over,
-        current=state.current,
+        current=deciding_seat(game),
         scores=tuple(state.scores),
         legal_moves=legal_moves(game),
     )

@@ -49,7 +49,7 @@ def test_two_servers_one_store_and_a_projection_worker_that_crashes(postgres_url
             return game, await spectator
         finally:
             for c in clients:
-                await c.http.aclose()
+                await c.close()
 
     async def watch(client: CarcClient, urls: list[str]) -> list[Any]:
         # The spectator learns of the game from the store's first game.
@@ -102,7 +102,7 @@ def test_moves_racing_through_two_servers_one_wins(postgres_url: str) -> None:
                 assert len(results) == 10
         finally:
             for c in clients:
-                await c.http.aclose()
+                await c.close()
 
     with local_server(postgres_url) as first, local_server(postgres_url) as second:
         asyncio.run(race([first, second]))
