@@ -38,7 +38,9 @@ from projections.scores import score_report, standings
 from projections.text import render_board
 from replays import records
 from replays.check import FAILING, CheckResult, check_file, jcz_paths
+from replays.jcz import JczError
 from replays.records import RecordError
+from replays.sources import is_jcz, read_source
 
 app = typer.Typer(
     help="Event-sourced Carcassonne: play bot games, store them, replay and score them.",
@@ -78,7 +80,7 @@ def user_errors() -> Iterator[None]:
     """Turn the errors users can cause into a message and exit code 1."""
     try:
         yield
-    except (StoreError, RuleViolation, RecordError, ReplayError) as e:
+    except (StoreError, RuleViolation, RecordError, ReplayError, JczError) as e:
         fail(str(e))
 
 
@@ -229,7 +231,9 @@ def load_events(source: str, db: str, *, check: bool = True) -> list[ev.Event]:
     """
     path = Path(source)
     if path.is_file():
-        return records.read(path)[1] if check else records.read_events(path)
+        if is_jcz(path) or check:
+            return read_source(path)[1]
+        return records.read_events(path)
     return stored_events(open_store(db), source)
 
 
@@ -314,16 +318,22 @@ def export(
 
 @app.command("import")
 def import_(
-    file: Annotated[Path, typer.Argument(help="A recorded-game file (JSON Lines, see README).")],
+    file: Annotated[
+        Path,
+        typer.Argument(
+            help="A recorded-game file: our JSON Lines (see README) or a JCloisterZone .jcz save."
+        ),
+    ],
     db: DbOption = DEFAULT_DB,
     json: JsonOption = False,
 ) -> None:
     """Check every event of a recorded game against its rules, then store the game.
 
-    Nothing is stored unless the whole file is valid.
+    A JCloisterZone save is read under JCloisterZone's reading of the rules (V-ORDER-JCZ and the
+    JCZ-* switches). Nothing is stored unless the whole file is valid.
     """
     with user_errors():
-        game, events = records.read(file)
+        game, events = read_source(file)
         store = open_store(db)
         if store.game_events(game.id, until=1):
             raise StoreError(f"game {game.id} is already in this store")

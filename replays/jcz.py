@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
+from uuid import UUID
 
 import msgspec
 
@@ -171,6 +172,7 @@ class JczSave(msgspec.Struct, frozen=True):
     players: tuple[JczPlayer, ...]
     replay: tuple[JczMessage, ...]
     appVersion: str = ""
+    gameId: str = ""
     initialRandom: float = 0.0
     gameAnnotations: JczAnnotations | None = None
     test: JczTest | None = None
@@ -358,7 +360,12 @@ class ReplayVisitor:
         """Message `index` committed a turn part; its scoring is in `state.awards`."""
 
 
-def replay_jcz(save: JczSave, draw_order: Sequence[str], visitor: ReplayVisitor | None = None) -> Game:
+def replay_jcz(
+    save: JczSave,
+    draw_order: Sequence[str],
+    visitor: ReplayVisitor | None = None,
+    game_id: UUID | None = None,
+) -> Game:
     """Replay a save through our engine; every message is checked by our rules.
 
     `draw_order` is the whole pile as JCloisterZone drew it (see `replays.jcz_draws`).
@@ -371,7 +378,9 @@ def replay_jcz(save: JczSave, draw_order: Sequence[str], visitor: ReplayVisitor 
         raise JczError(f"unknown tile id(s): {', '.join(strangers)}")
     names = [p.name for p in sorted(save.players, key=lambda p: p.slot)]
     try:
-        game = Game.start(names, draw_order, expansions=expansions_of(save), rules=jcz_rules(save))
+        game = Game.start(
+            names, draw_order, expansions=expansions_of(save), rules=jcz_rules(save), game_id=game_id
+        )
     except RuleViolation as e:
         raise JczError(f"setup refused: {e}") from e
     hooks = visitor or ReplayVisitor()

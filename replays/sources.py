@@ -1,0 +1,43 @@
+"""Recorded games from files, whatever wrote them: our JSON Lines records or JCloisterZone saves.
+
+Both come back as a game with every event checked by our rules and the event list to store.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from uuid import UUID, uuid5
+
+from domain import events as ev
+from domain.aggregate import Game
+from replays import records
+from replays.jcz import JczError, read_jcz, replay_jcz, unsupported
+from replays.jcz_draws import plan_draws
+
+# Ids of imported JCloisterZone games: a name-based UUID of its own game id, so importing the
+# same save twice is noticed.
+_JCZ_NAMESPACE = UUID("6f1d3c1e-8a0b-4c55-9d39-4c2a1f0e7b21")
+
+
+def is_jcz(path: Path) -> bool:
+    return path.suffix.lower() == ".jcz"
+
+
+def import_jcz(path: Path) -> tuple[Game, list[ev.Event]]:
+    """A JCloisterZone 5.x (or 4.x) save as our game, under its JCZ reading (RULES.md section 9).
+
+    The draws follow from the save: its draw order, or JCloisterZone's own generator for a
+    client's save. Saves needing what we do not support are refused, naming it.
+    """
+    save = read_jcz(path)
+    missing = unsupported(save)
+    if missing:
+        raise JczError(f"{path}: needs what this engine does not support: {missing}")
+    game_id = uuid5(_JCZ_NAMESPACE, save.gameId) if save.gameId else None
+    game = replay_jcz(save, plan_draws(save).order, game_id=game_id)
+    return game, game.collect_events()
+
+
+def read_source(path: Path) -> tuple[Game, list[ev.Event]]:
+    """A recorded-game file of either kind, checked event by event."""
+    return import_jcz(path) if is_jcz(path) else records.read(path)
