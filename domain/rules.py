@@ -45,6 +45,10 @@ class RuleSet(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=T
     bazaar_zero_scores: bool = False
     """V-BAZAAR-ZEROSCORES: the no-auction bazaar is used while every score is 0."""
 
+    castle_farm_value: int = 4
+    """What a castle beside a farm is worth to it (R-CASTLE-10: 4; one more with the pig).
+    A scoring-only reading: the audit re-scores a game with castles counted like cities (3)."""
+
     bridge_on_neighbours: bool = True
     """A voluntary bridge may go on a tile beside the one just placed (R-BRIDGE-2); JCloisterZone
     offers it only on the tile just placed (JCZ-4)."""
@@ -83,6 +87,8 @@ def audit_variants(rules: RuleSet) -> dict[str, RuleSet]:
     for name, field in VARIANTS.items():
         flipped = not getattr(rules, field)
         found[f"{name}={'on' if flipped else 'off'}"] = msgspec.structs.replace(rules, **{field: flipped})
+    other_value = 3 if rules.castle_farm_value != 3 else 4
+    found[f"castle-farm-value={other_value}"] = msgspec.structs.replace(rules, castle_farm_value=other_value)
     found[f"farmers={'off' if rules.farmers else 'on'}"] = msgspec.structs.replace(
         rules, farmers=not rules.farmers
     )

@@ -61,7 +61,7 @@ def incomplete_value(board: Board, feature: Feature) -> tuple[int, Parts]:
     return 1 + around, (("tiles", 1 + around),)
 
 
-def farm_value(board: Board, field: Feature, pig: bool = False) -> tuple[int, Parts]:
+def farm_value(board: Board, field: Feature, castle_value: int, pig: bool = False) -> tuple[int, Parts]:
     """3 per completed city the field touches, 4 per castle; one more each with the pig.
 
     (R-BASE-8, R-CASTLE-10, R-TB-6)
@@ -78,7 +78,7 @@ def farm_value(board: Board, field: Feature, pig: bool = False) -> tuple[int, Pa
         elif feature.open == 0:
             cities += 1
     bonus = 1 if pig else 0
-    value = (3 + bonus) * cities + (4 + bonus) * castles
+    value = (3 + bonus) * cities + (castle_value + bonus) * castles
     parts: Parts = (("cities", cities),)
     if castles:
         parts += (("castles", castles),)

@@ -665,7 +665,7 @@ def _game_ended(state: GameState, e: ev.GameEnded) -> None:
             continue
         if feature.meeples:
             if feature.kind == Kind.FIELD:
-                value, parts = farm_value(board, feature)
+                value, parts = farm_value(board, feature, state.rules.castle_farm_value)
             else:
                 value, parts = incomplete_value(board, feature)
             _award(state, feature, value, parts, "R-BASE-8", version, final=True)
@@ -692,7 +692,7 @@ def _award(
     for player in majority(feature):
         points, player_parts, player_rule = value, parts, rule
         if feature.kind == Kind.FIELD and any(p == player for p, _ in feature.pigs):
-            points, player_parts = farm_value(state.board, feature, pig=True)
+            points, player_parts = farm_value(state.board, feature, state.rules.castle_farm_value, pig=True)
             player_rule = "R-TB-6"
         state.scores[player] += points
         state.awards.append(

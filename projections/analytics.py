@@ -6,7 +6,8 @@ Tables (one file each in the output folder):
 * ``events``   one row per event: its type, turn and the usual fields; the rest as JSON (`detail`).
 * ``scores``   the score timeline: every award with player, points, feature kind, rule id, turn.
 * ``features`` every feature completed during play (occupied or not): kind, size, points, scorers.
-* ``bids``     bazaar bids (game, turn, player, amount, tile); empty until the engine has bazaars.
+* ``bids``     every bazaar bid: the chooser's opening bid and each raise (game, version, turn,
+  player, amount, tile, opening).
 
 Games are read one at a time and rows are written every `batch` games, so memory stays bounded
 whatever the number of games.
@@ -27,7 +28,7 @@ import pyarrow.parquet as pq
 from domain import events as ev
 from domain.aggregate import Game
 from domain.scoring import category, completed_value, majority
-from domain.state import completed_by
+from domain.state import GameState
 from domain.store import GameStore
 
 Format = Literal["parquet", "csv"]
@@ -86,11 +87,37 @@ SCHEMAS: dict[str, pa.Schema] = {
             ("players", _S),  # the scorers, comma-separated; empty if nobody held it
         ]
     ),
-    "bids": pa.schema([("game", _S), ("turn", _I), ("player", _S), ("amount", _I), ("tile", _S)]),
+    "bids": pa.schema(
+        [
+            ("game", _S),
+            ("version", _I),
+            ("turn", _I),
+            ("player", _S),
+            ("amount", _I),
+            ("tile", _S),
+            ("opening", pa.bool_()),
+        ]
+    ),
 }
 
 _EVENT_COLUMNS = ("player", "tile", "x", "y", "rotation", "location")
 _NOT_DETAIL = {*_EVENT_COLUMNS, "originator_id", "originator_version"}
+
+
+def _bid_row(state: GameState, event: ev.BazaarTileChosen | ev.BidRaised) -> dict[str, object]:
+    """A bid, read before it is applied: the auction still shows the tile on sale."""
+    auction = state.auction
+    assert auction is not None
+    opening = isinstance(event, ev.BazaarTileChosen)
+    return {
+        "game": str(state.id),
+        "version": event.originator_version,
+        "turn": state.turn,
+        "player": state.players[event.player],
+        "amount": event.bid,
+        "tile": auction.tiles[event.index if isinstance(event, ev.BazaarTileChosen) else auction.index],
+        "opening": opening,
+    }
 
 
 def game_rows(events: Sequence[ev.Event]) -> Rows:
@@ -106,7 +133,7 @@ def game_rows(events: Sequence[ev.Event]) -> Rows:
         if isinstance(event, ev.TurnEnded) and state.placed is not None:
             # Completed features are only visible before the turn's end returns their followers.
             names = state.players
-            for feature in completed_by(state.board, state.placed):
+            for feature in state.completions():
                 rows["features"].append(
                     {
                         "game": str(state.id),
@@ -118,6 +145,8 @@ def game_rows(events: Sequence[ev.Event]) -> Rows:
                         "players": ", ".join(names[p] for p in majority(feature)),
                     }
                 )
+        if isinstance(event, ev.BazaarTileChosen | ev.BidRaised):
+            rows["bids"].append(_bid_row(state, event))
         game.replay(event)
         fields = msgspec.to_builtins(event)
         del fields["type"]

@@ -15,11 +15,14 @@ from typer.testing import CliRunner
 
 from domain import events as ev
 from domain.bots import play_bot_game
+from domain.commands import Deploy, PlaceTile
+from domain.moves import legal_deployments
 from domain.replay import DECISIONS, DUAL, ENGINE_RULES, ReplayError, audit, replay
 from domain.rules import RuleSet, audit_variants
 from replays import records
 from replays.cli import app
 from tests.helpers import Move, run
+from tests.test_rules_bcb import castle_at_start
 
 # Ann's field on BA/RFr south of the road, then an ordinary turn for Bob.
 FARMER = run(["BA/RFr", "BA/RFr", "BA/C"], Move(1, 0, deploy="Es+Se+Sw+Ws"), Move(-1, 0))
@@ -109,3 +112,21 @@ def test_r_base_4_a_file_illegal_under_its_own_rules_is_audited_and_refused_on_i
     readings = json.loads(result.stdout)["readings"]
     assert (readings["recorded"]["legal"], readings["recorded"]["event"]) == (False, DEPLOYED + 1)
     assert readings["farmers=on"]["legal"]
+
+
+def test_a_castle_beside_a_farm_scores_differently_under_another_castle_value() -> None:
+    """Scoring-only variants re-score the same events: Bob's farm touches Ann's castle."""
+    game = castle_at_start(["BA/LR"])
+    game.execute(1, PlaceTile(x=1, y=0, rotation=90))
+    field = next(n for n in legal_deployments(game.state) if n not in ("cloister", "W"))
+    game.execute(1, Deploy(location=field))
+    assert game.state.over
+    verdicts = audit(list(game.pending))
+
+    def farm(name: str) -> list[tuple[int, int]]:
+        verdict = verdicts[name]
+        assert verdict.legal, name
+        return [(a.player, a.points) for a in verdict.state.awards if a.category == "farm"]
+
+    assert farm("recorded") == [(1, 4)]  # R-CASTLE-10
+    assert farm("castle-farm-value=3") == [(1, 3)]
