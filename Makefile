@@ -29,6 +29,7 @@ bench: setup
 	$(BIN)/python bench/replay.py
 	$(BIN)/python bench/records.py
 	$(BIN)/python bench/analytics.py
+	$(BIN)/python bench/check.py
 
 clean:
 	rm -rf $(VENV) demo.sqlite .pytest_cache .mypy_cache .ruff_cache .hypothesis
