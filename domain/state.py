@@ -489,20 +489,7 @@ def _castle_award(state: GameState, castle: Castle, value: int, version: int) ->
     feature = state.board.graph.feature(castle.feature)
     owners = sorted({p for p, _ in feature.meeples})
     for player in owners:
-        state.scores[player] += value
-        state.awards.append(
-            Award(
-                player=player,
-                points=value,
-                category="castle",
-                rule="R-CASTLE-6",
-                parts=(("feature", value),),
-                feature=feature.id,
-                turn=state.turn,
-                part=state.part_count,
-                version=version,
-            )
-        )
+        _credit(state, player, value, "castle", "R-CASTLE-6", (("feature", value),), feature.id, version)
     _return_followers(state, feature)
     castle.scored = True
 
@@ -623,22 +610,8 @@ def _pay(state: GameState, payer: int, payee: int | None, price: int, version: i
     if price == 0:
         return
     for player, points in ((payer, -price), (payee, price)):
-        if player is None:
-            continue
-        state.scores[player] += points
-        state.awards.append(
-            Award(
-                player=player,
-                points=points,
-                category="bazaar",
-                rule="R-BAZAAR-5",
-                parts=(("bid", price),),
-                feature=-1,
-                turn=state.turn,
-                part=state.part_count,
-                version=version,
-            )
-        )
+        if player is not None:
+            _credit(state, player, points, "bazaar", "R-BAZAAR-5", (("bid", price),), -1, version)
 
 
 def _game_ended(state: GameState, e: ev.GameEnded) -> None:
@@ -647,19 +620,8 @@ def _game_ended(state: GameState, e: ev.GameEnded) -> None:
     for feature in board.graph.roots():
         if feature.castle:  # R-CASTLE-10: occupied castles score nothing, said as a 0 award
             for player in sorted({p for p, _ in feature.meeples}):
-                state.awards.append(
-                    Award(
-                        player=player,
-                        points=0,
-                        category="castle",
-                        rule="R-CASTLE-10",
-                        parts=(("castle", 0),),
-                        feature=feature.id,
-                        turn=state.turn,
-                        part=state.part_count,
-                        version=version,
-                        final=True,
-                    )
+                _credit(
+                    state, player, 0, "castle", "R-CASTLE-10", (("castle", 0),), feature.id, version, True
                 )
             _return_followers(state, feature)
             continue
@@ -694,21 +656,38 @@ def _award(
         if feature.kind == Kind.FIELD and any(p == player for p, _ in feature.pigs):
             points, player_parts = farm_value(state.board, feature, state.rules.castle_farm_value, pig=True)
             player_rule = "R-TB-6"
-        state.scores[player] += points
-        state.awards.append(
-            Award(
-                player=player,
-                points=points,
-                category=category(feature),
-                rule=player_rule,
-                parts=player_parts,
-                feature=feature.id,
-                turn=state.turn,
-                part=state.part_count,
-                version=version,
-                final=final,
-            )
+        _credit(
+            state, player, points, category(feature), player_rule, player_parts, feature.id, version, final
         )
+
+
+def _credit(
+    state: GameState,
+    player: int,
+    points: int,
+    kind: str,
+    rule: str,
+    parts: Parts,
+    feature: int,
+    version: int,
+    final: bool = False,
+) -> None:
+    """Points to one player, kept as an award saying what for (scores are derived, never stored)."""
+    state.scores[player] += points
+    state.awards.append(
+        Award(
+            player=player,
+            points=points,
+            category=kind,
+            rule=rule,
+            parts=parts,
+            feature=feature,
+            turn=state.turn,
+            part=state.part_count,
+            version=version,
+            final=final,
+        )
+    )
 
 
 def _return_followers(state: GameState, feature: Feature) -> None:

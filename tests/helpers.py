@@ -7,12 +7,15 @@ clockwise. The start tile BA/RCr lies at (0,0) unrotated: city N, road E+W, fiel
 from __future__ import annotations
 
 from collections.abc import Sequence
+from pathlib import Path
 from typing import NamedTuple
 
 from domain.aggregate import Game
 from domain.commands import Deploy, Pass, PlaceTile
+from domain.events import Event
 from domain.rules import RuleSet
 from domain.state import Phase, segment_location
+from domain.store import open_store
 
 PLAYERS = ("Ann", "Bob")
 ANN, BOB = 0, 1
@@ -66,3 +69,18 @@ def meeples(game: Game) -> list[tuple[int, int, int, str]]:
         for player, sid in feature.meeples:
             found.append((player, *segment_location(board, sid)))
     return sorted(found)
+
+
+def saved_and_reloaded(game: Game, path: Path) -> tuple[list[Event], Game]:
+    """Save `game` into a new SQLite store at `path`, close it, reopen it: the events stored
+    there and the game loaded back from them."""
+    store = open_store(str(path))
+    try:
+        store.save_game(game)
+    finally:
+        store.close()
+    reopened = open_store(str(path))
+    try:
+        return reopened.game_events(game.id), reopened.load(game.id)
+    finally:
+        reopened.close()

@@ -19,8 +19,8 @@ from domain.bots import play_bot_game
 from domain.geometry import EDGE_OFFSETS
 from domain.rules import RuleSet
 from domain.state import GameState, player_supply
-from domain.store import open_store
 from domain.tiles import Kind
+from tests.helpers import saved_and_reloaded
 
 BCB = ("base", "bcb")
 RULES = [
@@ -162,18 +162,8 @@ def test_replay_from_sqlite_equals_live_game(seed: int, players: int, rules: Rul
     live, events = bot_game(players, seed, rules)
     scores, awards = list(live.state.scores), list(live.state.awards)
     with tempfile.TemporaryDirectory() as tmp:
-        path = Path(tmp) / "games.sqlite"
-        store = open_store(str(path))
-        try:
-            store.save_game(live)
-        finally:
-            store.close()
-        reopened = open_store(str(path))
-        try:
-            assert reopened.game_events(live.id) == events
-            loaded = reopened.load(live.id)
-        finally:
-            reopened.close()
+        stored, loaded = saved_and_reloaded(live, Path(tmp) / "games.sqlite")
+    assert stored == events
     assert loaded.version == live.version == len(events)
     assert loaded.over
     assert loaded.state.scores == scores

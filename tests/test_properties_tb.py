@@ -7,7 +7,6 @@ Each example is a whole seeded game; the checks step through its events.
 from __future__ import annotations
 
 import random
-from pathlib import Path
 from uuid import UUID
 
 import pytest
@@ -21,8 +20,8 @@ from domain.commands import Command, Deploy, Pass, PlaceTile
 from domain.moves import expected_step, legal_commands
 from domain.rules import ORDERS, Order, RuleSet
 from domain.state import GameState
-from domain.store import open_store
 from projections.board import board_view
+from tests.helpers import saved_and_reloaded
 
 EXPANSIONS = ("base", "bcb", "tb")
 
@@ -123,18 +122,8 @@ def test_games_replay_identically_from_sqlite(
 ) -> None:
     live = bot_game(players, seed, order)
     events = list(live.pending)
-    path: Path = tmp_path_factory.mktemp("store") / "games.sqlite"
-    store = open_store(str(path))
-    try:
-        store.save_game(live)
-    finally:
-        store.close()
-    reopened = open_store(str(path))
-    try:
-        assert reopened.game_events(live.id) == events
-        loaded = reopened.load(live.id)
-    finally:
-        reopened.close()
+    stored, loaded = saved_and_reloaded(live, tmp_path_factory.mktemp("store") / "games.sqlite")
+    assert stored == events
     assert loaded.over
     assert board_view(loaded.state) == board_view(live.state)
     assert loaded.state.scores == live.state.scores
