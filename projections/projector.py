@@ -19,7 +19,8 @@ from eventsourcing.projection import Projection
 from domain import events as ev
 from domain.aggregate import Game
 from domain.store import GameStore, open_store
-from projections.views import GameSummary, GameViews, ScoreRow, open_views
+from projections.board import board_view
+from projections.views import BoardChange, BoardItem, GameSummary, GameViews, ScoreRow, open_views
 
 PAGE = 500  # notifications read per query
 POLL_SECONDS = 0.2  # pause when caught up, before looking for new events
@@ -38,9 +39,12 @@ class GameProjection(Projection[GameViews]):
         event: ev.Event = domain_event
         game = self._game_before(event)
         awarded = len(game.state.awards)
+        before = board_items(game)
         game.replay(event)
+        after = board_items(game)
+        change = BoardChange(tuple(sorted(after - before)), tuple(sorted(before - after)))
         try:
-            self.view.write(summary(game), score_rows(game, awarded), tracking)
+            self.view.write(summary(game), score_rows(game, awarded), tracking, change)
         except BaseException:
             self._games.pop(game.id, None)  # our copy is ahead of the view now
             raise
@@ -58,6 +62,24 @@ class GameProjection(Projection[GameViews]):
         if previous == 0:
             return Game(event.originator_id)
         return self.store.load(event.originator_id, version=previous)
+
+
+def board_items(game: Game) -> set[BoardItem]:
+    """Everything on the game's table now, as items of the board view."""
+    if game.version == 0:
+        return set()
+    view = board_view(game.state)
+    items = {BoardItem(kind="tile", x=t.x, y=t.y, what=f"{t.tile}@{t.rotation}") for t in view.tiles}
+    items |= {BoardItem(kind=m.figure, x=m.x, y=m.y, what=m.location, player=m.player) for m in view.meeples}
+    items |= {BoardItem(kind="bridge", x=b.x, y=b.y, what=b.axis) for b in view.bridges}
+    items |= {
+        BoardItem(
+            kind="castle", x=c.tiles[0][0], y=c.tiles[0][1], what=f"{c.tiles[1][0]},{c.tiles[1][1]}", player=p
+        )
+        for c in view.castles
+        for p in c.owners
+    }
+    return items
 
 
 def summary(game: Game) -> GameSummary:

@@ -1,4 +1,5 @@
-"""Materialised views of the games: one summary row per game and one row per score award.
+"""Materialised views of the games: one summary row per game, one row per score award, and the
+board as rows that say from which event to which each piece lay there (the board at any event).
 
 Each view is an eventsourcing `TrackingRecorder`: every write carries the `Tracking` of the
 notification it comes from, stored in the same transaction, so a worker that crashed resumes
@@ -51,6 +52,17 @@ class ScoreRow(msgspec.Struct, frozen=True, kw_only=True):
     final: bool
 
 
+class BoardItem(msgspec.Struct, frozen=True, kw_only=True, order=True):
+    """One thing on the table: a tile (`what` = id@rotation), a bridge (axis), a castle, or a
+    follower, builder or pig (`what` = its location); `player` -1 for what belongs to nobody."""
+
+    kind: str
+    x: int
+    y: int
+    what: str
+    player: int = -1
+
+
 _TABLES = (
     "CREATE TABLE IF NOT EXISTS {summaries} ("
     "game TEXT PRIMARY KEY, players TEXT NOT NULL, expansions TEXT NOT NULL, version INTEGER NOT NULL, "
@@ -59,6 +71,21 @@ _TABLES = (
     "game TEXT NOT NULL, seq INTEGER NOT NULL, version INTEGER NOT NULL, turn INTEGER NOT NULL, "
     "player INTEGER NOT NULL, points INTEGER NOT NULL, category TEXT NOT NULL, rule TEXT NOT NULL, "
     "final BOOLEAN NOT NULL, PRIMARY KEY (game, seq))",
+    "CREATE TABLE IF NOT EXISTS {board} ("
+    "game TEXT NOT NULL, kind TEXT NOT NULL, x INTEGER NOT NULL, y INTEGER NOT NULL, what TEXT NOT NULL, "
+    "player INTEGER NOT NULL, since INTEGER NOT NULL, until INTEGER, "
+    "PRIMARY KEY (game, kind, x, y, what, player, since))",
+)
+_INSERT_BOARD = (
+    "INSERT INTO {board} VALUES (%(game)s, %(kind)s, %(x)s, %(y)s, %(what)s, %(player)s, %(since)s, NULL)"
+)
+_CLOSE_BOARD = (
+    "UPDATE {board} SET until = %(until)s WHERE game = %(game)s AND kind = %(kind)s AND x = %(x)s "
+    "AND y = %(y)s AND what = %(what)s AND player = %(player)s AND until IS NULL"
+)
+_SELECT_BOARD = (
+    "SELECT * FROM {board} WHERE game = %(game)s AND since <= %(version)s "
+    "AND (until IS NULL OR until > %(version)s) ORDER BY kind, x, y, what, player"
 )
 _UPSERT_SUMMARY = (
     "INSERT INTO {summaries} VALUES (%(game)s, %(players)s, %(expansions)s, %(version)s, %(turn)s, "
@@ -73,6 +100,13 @@ _SELECT_SUMMARY = "SELECT * FROM {summaries} WHERE game = %(game)s"
 _SELECT_SCORES = "SELECT * FROM {scores} WHERE game = %(game)s ORDER BY seq"
 
 
+class BoardChange(msgspec.Struct, frozen=True):
+    """What one event put on the board and took off it."""
+
+    new: tuple[BoardItem, ...]
+    gone: tuple[BoardItem, ...]
+
+
 class GameViews(TrackingRecorder):
     """Game summaries and score rows, with the position of the last event written."""
 
@@ -85,7 +119,11 @@ class GameViews(TrackingRecorder):
     _insert_tracking: Callable[[Any, Tracking], None]  # the backend's, inside our transaction
 
     def _sql(self, statement: str) -> str:
-        return statement.format(summaries=self._table("game_summaries"), scores=self._table("game_scores"))
+        return statement.format(
+            summaries=self._table("game_summaries"),
+            scores=self._table("game_scores"),
+            board=self._table("game_board"),
+        )
 
     def view_tables(self) -> list[str]:
         return [self._sql(s) for s in _TABLES]
@@ -95,13 +133,37 @@ class GameViews(TrackingRecorder):
         with self.datastore.transaction(commit=commit) as c:
             yield c
 
-    def write(self, summary: GameSummary, rows: Sequence[ScoreRow], tracking: Tracking) -> None:
-        """The game's new summary and its new score rows, recorded with `tracking`, or nothing."""
+    def write(
+        self,
+        summary: GameSummary,
+        rows: Sequence[ScoreRow],
+        tracking: Tracking,
+        board: BoardChange | None = None,
+    ) -> None:
+        """The game's new summary, its new score rows and what changed on its board, recorded
+        with `tracking`, or nothing."""
+        game = str(summary.game)
         with self._cursor(commit=True) as c:
             c.execute(self._sql(_UPSERT_SUMMARY), _summary_row(summary))
             for row in rows:
                 c.execute(self._sql(_INSERT_SCORE), {**msgspec.structs.asdict(row), "game": str(row.game)})
+            if board is not None:
+                for item in board.gone:
+                    fields = {**msgspec.structs.asdict(item), "game": game, "until": summary.version}
+                    c.execute(self._sql(_CLOSE_BOARD), fields)
+                for item in board.new:
+                    fields = {**msgspec.structs.asdict(item), "game": game, "since": summary.version}
+                    c.execute(self._sql(_INSERT_BOARD), fields)
             self._insert_tracking(c, tracking)
+
+    def board_at(self, game_id: UUID, version: int) -> list[BoardItem]:
+        """What lay on the game's table just after event `version`."""
+        with self._cursor(commit=False) as c:
+            c.execute(self._sql(_SELECT_BOARD), {"game": str(game_id), "version": version})
+            rows = c.fetchall()
+        return [
+            BoardItem(kind=r["kind"], x=r["x"], y=r["y"], what=r["what"], player=r["player"]) for r in rows
+        ]
 
     def summary(self, game_id: UUID) -> GameSummary | None:
         with self._cursor(commit=False) as c:

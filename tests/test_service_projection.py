@@ -12,7 +12,7 @@ from eventsourcing.persistence import IntegrityError, Tracking
 
 from domain.bots import play_bot_game
 from domain.store import open_store
-from projections.projector import run_projection, score_rows, summary
+from projections.projector import board_items, run_projection, score_rows, summary
 from projections.views import open_views
 from service.client import CARC
 
@@ -41,6 +41,21 @@ def test_views_equal_the_games_scores_and_catch_up_from_where_they_stopped(db: s
     with pytest.raises(IntegrityError):
         views.write(summary(second), score_rows(second), Tracking("carc", position))
     assert views.score_rows(second.id) == score_rows(second)
+
+
+def test_the_board_view_gives_the_board_at_any_event(db: str) -> None:
+    store = open_store(db)
+    game = play_bot_game(3, 4, expansions=("base", "bcb", "tb"))
+    store.save_game(game)
+    assert run_projection(db, once=True) == game.version
+    views = open_views(db)
+    kinds: set[str] = set()
+    for version in (1, 2, 3, 50, 120, game.version // 2, game.version - 1, game.version):
+        expected = sorted(board_items(store.load(game.id, version=version)))
+        assert views.board_at(game.id, version) == expected, version
+        kinds |= {item.kind for item in expected}
+    assert {"tile", "follower"} <= kinds
+    assert views.board_at(game.id, game.version) == sorted(board_items(game))
 
 
 def test_carc_project_once(db: str) -> None:
