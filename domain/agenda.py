@@ -67,10 +67,11 @@ def plan_part_end(
         plan.append(Entry(Item.AUCTION, player))
         if builder:
             plan.append(Entry(Item.BUILDER, player))
-    elif policy.face_down:
+    elif policy.face_down and builder:
+        # Face down only matters when a builder tile comes between taking and revealing; without
+        # one the bazaar is held as any other, so a log without the conflict reads the same.
         plan.append(Entry(Item.FACEDOWN, player))
-        if builder:
-            plan.append(Entry(Item.BUILDER, player))
+        plan.append(Entry(Item.BUILDER, player))
         plan.append(Entry(Item.REVEAL, player))
     else:
         if builder:

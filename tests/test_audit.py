@@ -22,6 +22,7 @@ from domain.rules import RuleSet, audit_variants
 from replays import records
 from replays.cli import app
 from tests.helpers import Move, run
+from tests.test_properties_tb import builder_bot_game
 from tests.test_rules_bcb import castle_at_start
 
 # Ann's field on BA/RFr south of the road, then an ordinary turn for Bob.
@@ -130,3 +131,36 @@ def test_a_castle_beside_a_farm_scores_differently_under_another_castle_value() 
 
     assert farm("recorded") == [(1, 4)]  # R-CASTLE-10
     assert farm("castle-farm-value=3") == [(1, 3)]
+
+
+def _first_disputed(events: list[ev.Event]) -> int | None:
+    """Index of the first event whose place depends on the ordering: an auction held right after
+    the host's builder tile was granted (V-ORDER-HIG holds the bazaar first), or a deferral."""
+    for i, event in enumerate(events):
+        if isinstance(event, ev.BazaarDeferred):
+            return None  # the orderings differ here too; look for a game with the plain conflict
+        if isinstance(event, ev.BazaarOpened) and isinstance(events[i - 1], ev.BuilderTurnGranted):
+            return i
+    return None
+
+
+def test_a_game_legal_only_under_v_order_hig_is_refused_by_the_other_orderings_where_they_differ() -> None:
+    found = next(
+        (game, index)
+        for seed in range(100)
+        if (index := _first_disputed(list((game := builder_bot_game(3, seed, "hig")).pending))) is not None
+    )
+    game, index = found
+    events = list(game.pending)
+    verdicts = audit(events)
+    assert verdicts["recorded"].legal
+    expected_rule = {
+        "V-ORDER-BUILDER-FIRST": "R-TB-3",  # the host's builder tile is due, not the auction
+        "V-ORDER-JCZ": "R-TB-3",
+        "V-ORDER-FACEDOWN": "V-ORDER-FACEDOWN",  # the tiles are taken face down first
+    }
+    for name, rule in expected_rule.items():
+        error = verdicts[name].error
+        assert error is not None, name
+        assert (error.index, error.rule, error.event) == (index, rule, events[index]), name
+        assert verdicts[name].state.version == index  # replayed up to the refused event

@@ -12,13 +12,14 @@ from collections.abc import Callable
 from pathlib import Path
 from uuid import UUID
 
+import msgspec
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from domain.bots import play_bot_game
-from domain.events import EVENT_TYPES, Event, TilePlaced
+from domain.events import EVENT_TYPES, BidRaised, Event, TilePlaced
 from domain.replay import events_through_turn, replay
 from domain.store import open_store
 from replays import records
@@ -217,3 +218,20 @@ def test_every_event_type_round_trips_through_the_file() -> None:
         "TurnEnded",
         "GameEnded",
     }
+
+
+def test_a_bid_out_of_order_is_refused_at_its_line_and_nothing_is_stored(tmp_path: Path) -> None:
+    game = play_bot_game(3, 4, expansions=("base", "bcb", "tb"))
+    events = list(game.pending)
+    index = next(i for i, e in enumerate(events) if isinstance(e, BidRaised))
+    bid = events[index]
+    assert isinstance(bid, BidRaised)
+    # The bid comes from a seat that is not the next bidder (the one after, around the table).
+    wrong = msgspec.structs.replace(bid, player=(bid.player + 1) % 3)
+    path = tmp_path / "g.jsonl"
+    records.write([*events[:index], wrong, *events[index + 1 :]], path)
+    db = str(tmp_path / "g.sqlite")
+    code, _, err = carc("import", str(path), "--db", db)
+    assert code == 1
+    assert f"line {index + 2}:" in err and "BidRaised" in err and "R-BAZAAR-4" in err
+    assert stored_games(db) == 0
