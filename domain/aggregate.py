@@ -10,11 +10,13 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from uuid import UUID, uuid4
 
+import msgspec
+
 from domain import events as ev
 from domain.commands import Command
 from domain.decide import decide
 from domain.errors import RuleViolation
-from domain.rules import RuleSet
+from domain.rules import RuleSet, checked
 from domain.state import GameState, evolve
 from domain.tiles import EXPANSIONS, TILES
 from domain.turns import automatic_event
@@ -51,7 +53,7 @@ class Game:
         game_id: UUID | None = None,
     ) -> Game:
         """A new game; the draw order is fixed now and recorded (R-BASE-2)."""
-        check_setup(players, draw_order, expansions)
+        check_setup(players, draw_order, expansions, rules)
         game = cls(game_id or uuid4())
         game._record(
             ev.GameStarted(
@@ -96,7 +98,12 @@ class Game:
             self._record(event)
 
 
-def check_setup(players: Sequence[str], draw_order: Sequence[str], expansions: Sequence[str]) -> None:
+def check_setup(
+    players: Sequence[str],
+    draw_order: Sequence[str],
+    expansions: Sequence[str],
+    rules: RuleSet | None = None,
+) -> None:
     if not 2 <= len(players) <= 6:
         raise RuleViolation("R-BASE-1", f"2 to 6 players, not {len(players)}")
     if len(set(players)) != len(players):
@@ -107,6 +114,11 @@ def check_setup(players: Sequence[str], draw_order: Sequence[str], expansions: S
     strangers = sorted({t for t in draw_order if t not in TILES})
     if strangers:
         raise RuleViolation("R-BASE-2", f"unknown tile id(s) in the draw order: {', '.join(strangers)}")
+    if rules is not None:
+        try:
+            checked(rules)
+        except msgspec.ValidationError as e:
+            raise RuleViolation("R-BASE-1", f"the rule set is out of bounds: {e}") from None
 
 
 def project_game(game: Game | None, events: Iterable[ev.Event]) -> Game | None:

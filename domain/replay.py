@@ -207,7 +207,7 @@ class Replay:
                 0, event, None, f"the first event has version {event.originator_version}, not 1"
             )
         try:
-            check_setup(event.players, event.draw_order, event.expansions)
+            check_setup(event.players, event.draw_order, event.expansions, self.rules or event.rules)
         except RuleViolation as e:
             raise ReplayError(0, event, e.rule, e.message) from None
         return event if self.rules is None else msgspec.structs.replace(event, rules=self.rules)

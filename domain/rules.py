@@ -6,7 +6,7 @@ reading by replaying it with a different `RuleSet`.
 
 from __future__ import annotations
 
-from typing import Final, Literal
+from typing import Annotated, Final, Literal
 
 import msgspec
 
@@ -21,7 +21,7 @@ ORDER_VARIANTS: Final[dict[Order, str]] = {
 
 
 class RuleSet(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
-    followers: int = 7
+    followers: Annotated[int, msgspec.Meta(ge=1, le=30)] = 7
     """Followers each player starts with (R-BASE-1)."""
 
     farmers: bool = True
@@ -45,7 +45,7 @@ class RuleSet(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=T
     bazaar_zero_scores: bool = False
     """V-BAZAAR-ZEROSCORES: the no-auction bazaar is used while every score is 0."""
 
-    castle_farm_value: int = 4
+    castle_farm_value: Annotated[int, msgspec.Meta(ge=0, le=20)] = 4
     """What a castle beside a farm is worth to it (R-CASTLE-10: 4; one more with the pig).
     A scoring-only reading: the audit re-scores a game with castles counted like cities (3)."""
 
@@ -93,3 +93,11 @@ def audit_variants(rules: RuleSet) -> dict[str, RuleSet]:
         rules, farmers=not rules.farmers
     )
     return found
+
+
+def checked(rules: RuleSet) -> RuleSet:
+    """`rules` if every switch is within its bounds; msgspec.ValidationError naming the one that is not.
+
+    Decoding (files, HTTP bodies) checks the bounds already; a rule set built in code is checked here.
+    """
+    return msgspec.convert(msgspec.to_builtins(rules), RuleSet)

@@ -19,6 +19,7 @@ from domain.aggregate import Game
 from domain.bots import play_bot_game
 from domain.commands import Command, Deploy, Pass, PlaceTile
 from domain.errors import RuleViolation
+from domain.rules import RuleSet
 from domain.state import Phase
 from domain.store import StoreError, open_store
 from projections.board import board_view
@@ -389,3 +390,10 @@ def test_one_damaged_index_entry_never_gives_anything_but_the_game_or_store_erro
         if board_view(game.state) != board_view(full.state):
             bad.append((n, f"no error, but version {game.version} of {full.version}"))
     assert bad == []
+
+
+@pytest.mark.parametrize("rules", [RuleSet(followers=-5), RuleSet(followers=0), RuleSet(castle_farm_value=-1)])
+def test_a_rule_set_out_of_bounds_is_refused_before_anything_is_recorded(rules: RuleSet) -> None:
+    with pytest.raises(RuleViolation) as info:
+        Game.start(("Ann", "Bob"), ["BA/L"], rules=rules)
+    assert info.value.rule == "R-BASE-1" and "out of bounds" in info.value.message
