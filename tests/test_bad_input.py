@@ -392,7 +392,9 @@ def test_one_damaged_index_entry_never_gives_anything_but_the_game_or_store_erro
     assert bad == []
 
 
-@pytest.mark.parametrize("rules", [RuleSet(followers=-5), RuleSet(followers=0), RuleSet(castle_farm_value=-1)])
+@pytest.mark.parametrize(
+    "rules", [RuleSet(followers=-5), RuleSet(followers=0), RuleSet(castle_farm_value=-1)]
+)
 def test_a_rule_set_out_of_bounds_is_refused_before_anything_is_recorded(rules: RuleSet) -> None:
     with pytest.raises(RuleViolation) as info:
         Game.start(("Ann", "Bob"), ["BA/L"], rules=rules)
