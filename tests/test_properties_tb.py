@@ -18,7 +18,8 @@ from domain.aggregate import Game
 from domain.bots import RandomBot, play_bot_game, shuffled_pile
 from domain.commands import Command, Deploy, Pass, PlaceTile
 from domain.moves import expected_step, legal_commands
-from domain.rules import ORDERS, Order, RuleSet
+from domain.replay import replay
+from domain.rules import ORDERS, VARIANTS, Order, RuleSet
 from domain.state import GameState
 from projections.board import board_view
 from tests.helpers import saved_and_reloaded
@@ -239,3 +240,21 @@ def test_builder_heavy_games_meet_deferrals_or_drops(order: Order) -> None:
         assert ev.BazaarDropped in kinds and ev.BazaarDeferred not in kinds
     else:
         assert {ev.BazaarDeferred, ev.BazaarResumed} <= kinds and ev.BazaarDropped not in kinds
+
+
+variant_switches = st.fixed_dictionaries(
+    {field: st.booleans() for field in (*VARIANTS.values(), "farmers")},
+)
+
+
+@settings(max_examples=15, deadline=None)
+@given(seed=seeds, players=player_counts, order=orders, switches=variant_switches)
+def test_every_random_game_passes_the_strict_replay_of_an_import(
+    seed: int, players: int, order: Order, switches: dict[str, bool]
+) -> None:
+    """What live play records, the import accepts event by event, under any reading of the rules."""
+    rules = RuleSet(order=order, **switches)
+    live = play_bot_game(players, seed, expansions=EXPANSIONS, rules=rules)
+    rebuilt = replay(live.pending)
+    assert board_view(rebuilt.state) == board_view(live.state)
+    assert rebuilt.state.awards == live.state.awards
