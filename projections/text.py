@@ -1,8 +1,10 @@
 """The board as text: each tile a 3×3 block of characters.
 
-Edges show their kind (``#`` city, ``|``/``-`` road, ``.`` field), the centre a cloister
-(``o``); a follower shows as its owner's seat number (1-based) on its segment: on the first
-edge of a city or road, on a corner for a field, in the centre for a cloister.
+Edges show their kind (``#`` city, ``|``/``-`` road, ``.`` field, ``K`` a castle (keep)'s city), the
+centre a cloister (``o``) or a bridge (``H`` north-south, ``=`` east-west). A figure shows on its
+segment (the first edge of a city or road, a corner for a field, the centre for a cloister or a
+bridge): a follower as its owner's seat number (1-based), a builder as a lower-case letter
+(``a`` for seat 1), a pig as an upper-case one (``A`` for seat 1).
 """
 
 from __future__ import annotations
@@ -17,14 +19,23 @@ _ROAD_CHARS = ("|", "-", "|", "-")
 _KIND_CHARS = {1: "#", 3: "."}
 
 
-def _tile_block(board: Board, index: int, marks: dict[int, str]) -> list[list[str]]:
+def _tile_block(board: Board, index: int, marks: dict[int, str], castles: set[int]) -> list[list[str]]:
     placed = board.tiles[index]
     o = placed.orientation
+    graph = board.graph
     cells = [[".", ".", "."] for _ in range(3)]
-    for edge, code in enumerate(o.edge_codes):
+    for edge, code in enumerate(placed.edge_codes):  # a bridge's ends show as road
         r, c = _EDGE_CELLS[edge]
         cells[r][c] = _ROAD_CHARS[edge] if code == 2 else _KIND_CHARS[code]
+        segment = o.edge_segment[edge]
+        if code == 1 and segment >= 0 and graph.find(placed.base + segment) in castles:
+            cells[r][c] = "K"
     cells[1][1] = "o" if placed.tile.cloister else " "
+    if placed.bridge is not None:
+        cells[1][1] = "H" if placed.bridge == "NS" else "="
+        mark = marks.get(placed.edge_segment[0 if placed.bridge == "NS" else 1])
+        if mark is not None:
+            cells[1][1] = mark
     for i, seg in enumerate(placed.tile.segments):
         mark = marks.get(placed.base + i)
         if mark is None:
@@ -43,7 +54,12 @@ def _tile_block(board: Board, index: int, marks: dict[int, str]) -> list[list[st
 def render_board(state: GameState) -> str:
     board = state.board
     marks: dict[int, str] = {}
+    castles = {board.graph.find(c.feature) for c in state.castles}
     for feature in board.graph.roots():
+        for player, sid in feature.pigs:
+            marks[sid] = "ABCDEF"[player]
+        for player, sid in feature.builders:
+            marks[sid] = "abcdef"[player]
         for player, sid in feature.meeples:
             marks[sid] = str(player + 1)
     xs = [t.pos[0] for t in board.tiles]
@@ -51,7 +67,7 @@ def render_board(state: GameState) -> str:
     width = max(xs) - min(xs) + 1
     rows = [[" "] * (3 * width) for _ in range(3 * (max(ys) - min(ys) + 1))]
     for placed in board.tiles:
-        block = _tile_block(board, placed.index, marks)
+        block = _tile_block(board, placed.index, marks, castles)
         ox = 3 * (placed.pos[0] - min(xs))
         oy = 3 * (placed.pos[1] - min(ys))
         for r in range(3):
