@@ -1,6 +1,6 @@
 """The board as text: each tile a 3×3 block of characters.
 
-Edges show their kind (``#`` city, ``|``/``-`` road, ``.`` field, ``K`` a castle (keep)'s city), the
+Edges show their kind (``#`` city, ``|``/``-`` road, ``.`` field, ``K`` a castle's city), the
 centre a cloister (``o``) or a bridge (``H`` north-south, ``=`` east-west). A figure shows on its
 segment (the first edge of a city or road, a corner for a field, the centre for a cloister or a
 bridge): a follower as its owner's seat number (1-based), a builder as a lower-case letter
