@@ -104,8 +104,9 @@ def check_setup(
     expansions: Sequence[str],
     rules: RuleSet | None = None,
 ) -> None:
-    if not 2 <= len(players) <= 6:
-        raise RuleViolation("R-BASE-1", f"2 to 6 players, not {len(players)}")
+    fewest = 1 if rules is not None and rules.solo else 2
+    if not fewest <= len(players) <= 6:
+        raise RuleViolation("R-BASE-1", f"{fewest} to 6 players, not {len(players)}")
     if len(set(players)) != len(players):
         raise RuleViolation("R-BASE-1", "player names must be distinct")
     unknown = [x for x in expansions if x not in EXPANSIONS]

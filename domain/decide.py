@@ -271,9 +271,9 @@ def _deploy(state: GameState, player: int, command: Deploy) -> ev.Event:
     if figure == "follower" and state.supply[player] == 0:
         raise RuleViolation(rule, "no follower left in supply")
     if figure == "builder" and state.builders[player] == 0:
-        raise RuleViolation(rule, "the builder is already on the board")
+        raise RuleViolation(rule, "no builder left in supply (it is on the board)")
     if figure == "pig" and state.pigs[player] == 0:
-        raise RuleViolation(rule, "the pig is already on the board")
+        raise RuleViolation(rule, "no pig left in supply (it is on the board)")
     options = legal_deployments(state, figure)
     if command.location not in options:
         names = [*placed.orientation.names, *(["N+S", "E+W"] if placed.bridge else [])]

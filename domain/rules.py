@@ -27,6 +27,12 @@ class RuleSet(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=T
     farmers: bool = True
     """Followers may be put on fields and fields score at the end (R-BASE-4, R-BASE-8)."""
 
+    builders: Annotated[int, msgspec.Meta(ge=0, le=5)] = 1
+    """Builders each player has with Traders & Builders (R-TB-1)."""
+
+    pigs: Annotated[int, msgspec.Meta(ge=0, le=5)] = 1
+    """Pigs each player has with Traders & Builders (R-TB-1)."""
+
     order: Order = "hig"
     """Which of builder tile and bazaar comes first (V-ORDER-*, RULES.md section 6)."""
 
@@ -48,6 +54,10 @@ class RuleSet(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=T
     castle_farm_value: Annotated[int, msgspec.Meta(ge=0, le=20)] = 4
     """What a castle beside a farm is worth to it (R-CASTLE-10: 4; one more with the pig).
     A scoring-only reading: the audit re-scores a game with castles counted like cities (3)."""
+
+    solo: bool = False
+    """One player may play alone: not a reading of the rules (R-BASE-1 wants 2 to 6) but what
+    JCloisterZone's own rule tests do, so their saves can be imported and checked."""
 
     bridge_on_neighbours: bool = True
     """A voluntary bridge may go on a tile beside the one just placed (R-BRIDGE-2); JCloisterZone

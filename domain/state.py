@@ -113,7 +113,7 @@ class GameState:
         self.supply: list[int] = []  # followers in each player's supply
         self.bridges: list[int] = []
         self.castles_left: list[int] = []
-        self.builders: list[int] = []  # 1 while the builder is in supply
+        self.builders: list[int] = []  # builders in each player's supply
         self.pigs: list[int] = []
         self.goods: list[dict[str, int]] = []
         self.scores: list[int] = []
@@ -205,8 +205,8 @@ def _started(state: GameState, e: ev.GameStarted) -> None:
     bcb, tb = "bcb" in e.expansions, "tb" in e.expansions
     state.bridges = [player_supply(n, 3, 2) if bcb else 0] * n
     state.castles_left = [player_supply(n, 3, 2) if bcb else 0] * n
-    state.builders = [1 if tb else 0] * n
-    state.pigs = [1 if tb else 0] * n
+    state.builders = [e.rules.builders if tb else 0] * n
+    state.pigs = [e.rules.pigs if tb else 0] * n
     state.goods = [{} for _ in range(n)]
     state.board.place(tile(e.start_tile), (0, 0), 0)  # R-BASE-2
     state.phase = Phase.START

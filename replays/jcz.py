@@ -50,7 +50,8 @@ from domain.tiles import TILES
 JCZ_EXPANSIONS: dict[str, tuple[str, frozenset[str]]] = {
     "base": ("basic", frozenset({"small-follower", "farmers"})),
     "bcb": ("bridges-castles-and-bazaars", frozenset({"bridge", "castle", "bazaar"})),
-    "tb": ("traders-and-builders", frozenset({"builder", "pig", "traders"})),
+    # pig-herd: JCZ switches on the pig herd of a tile none of our sets has; without it, no effect.
+    "tb": ("traders-and-builders", frozenset({"builder", "pig", "traders", "pig-herd"})),
 }
 # The expansions whose saves we import; a save needing anything else is refused or reported
 # "unsupported".
@@ -308,8 +309,8 @@ def unsupported(save: JczSave) -> str | None:
     missing = [f"{code} ({', '.join(what)})" for code, what in needs.items() if code not in SUPPORTED]
     missing += unknown
     missing += [f"rule {name}={value}" for name, value in setup.rules.items()]
-    if not 2 <= len(save.players) <= 6:
-        missing.append(f"{len(save.players)} player(s) (2 to 6 supported)")
+    if not 1 <= len(save.players) <= 6:
+        missing.append(f"{len(save.players)} player(s) (1 to 6 supported)")
     if setup.start != (JczStart(tile=START_TILE, x=0, y=0, rotation=0),):  # R-BASE-2
         given = "; ".join(f"{s.tile} at ({s.x},{s.y}) rotated {s.rotation}" for s in setup.start)
         missing.append(f"start {given or 'without a tile'} (only {START_TILE} at (0,0) rotated 0)")
@@ -324,6 +325,9 @@ def jcz_rules(save: JczSave) -> RuleSet:
         {
             "followers": elements.get("small-follower", 7),
             "farmers": bool(elements.get("farmers", True)),
+            "builders": elements.get("builder", 1),
+            "pigs": elements.get("pig", 1),
+            "solo": len(save.players) == 1,  # JCZ's rule tests play alone
             **switches,
         },
         RuleSet,

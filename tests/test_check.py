@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 from replays import jcz
 from replays.check import check_file, jcz_paths
 from replays.cli import app
-from replays.jcz import JczError, read_jcz, replay_jcz, unsupported
+from replays.jcz import JczError, jcz_rules, read_jcz, replay_jcz, unsupported
 from replays.jcz_draws import plan_draws
 from tests.jcz_saves import TWO_TURNS, commit, decode, place, save, write
 from tests.reference import JCZ, require
@@ -111,11 +111,14 @@ def test_unsupported_names_what_is_missing(monkeypatch: pytest.MonkeyPatch) -> N
         [],
         sets={"basic:1": 1, "inns-and-cathedrals:1": 1},
         rules={"tiny-city-scoring": "2"},
-        players=["Solo"],
+        players=[f"P{i}" for i in range(7)],
     )
     assert unsupported(decode(odd)) == (
-        "set inns-and-cathedrals, rule tiny-city-scoring=2, 1 player(s) (2 to 6 supported)"
+        "set inns-and-cathedrals, rule tiny-city-scoring=2, 7 player(s) (1 to 6 supported)"
     )
+    # JCloisterZone's own rule tests play alone: read with the `solo` switch.
+    assert unsupported(decode(save([], players=["Solo"]))) is None
+    assert jcz_rules(decode(save([], players=["Solo"]))).solo
 
 
 def test_supporting_an_expansion_is_one_entry_in_SUPPORTED(monkeypatch: pytest.MonkeyPatch) -> None:
