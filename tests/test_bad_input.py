@@ -399,3 +399,10 @@ def test_a_rule_set_out_of_bounds_is_refused_before_anything_is_recorded(rules: 
     with pytest.raises(RuleViolation) as info:
         Game.start(("Ann", "Bob"), ["BA/L"], rules=rules)
     assert info.value.rule == "R-BASE-1" and "out of bounds" in info.value.message
+
+
+def test_one_player_only_with_the_solo_switch() -> None:
+    with pytest.raises(RuleViolation, match="2 to 6 players, not 1"):
+        Game.start(("Ann",), ["BA/L"])
+    alone = Game.start(("Ann",), ["BA/L"], rules=RuleSet(solo=True))
+    assert alone.state.current == 0 and alone.state.tile is not None
