@@ -173,17 +173,13 @@ class Board:
                 self.graph.join_edge(sid, other.edge_segment[opposite(edge)])
         return sid
 
-    def bridge_allowed(self, pos: Pos, axis: str, codes: list[int] | tuple[int, ...] | None = None) -> bool:
-        """Both ends on field, no other bridge, each end facing a road or an empty space (R-BRIDGE-3/4).
-
-        `codes` stands in for the edges of a tile not yet on the board at `pos`.
-        """
-        placed = self.at.get(pos)
-        if placed is not None and placed.bridge is not None:
+    def bridge_allowed(self, pos: Pos, axis: str) -> bool:
+        """A voluntary bridge on the placed tile at `pos`: both ends on field, no other bridge,
+        each end facing a road or an empty space (R-BRIDGE-3, R-BRIDGE-4)."""
+        placed = self.at[pos]
+        if placed.bridge is not None:
             return False
-        if codes is None:
-            assert placed is not None
-            codes = placed.edge_codes
+        codes = placed.edge_codes
         x, y = pos
         for edge in AXES[axis]:
             if codes[edge] != FIELD_EDGE:
@@ -217,9 +213,8 @@ class Board:
     def bridge_for(self, tile: TileType, pos: Pos, rotation: int, axis: str, edge: int) -> BridgeSpot | None:
         """Whether the bridge `bridge_needs` names can be laid: on the new tile along `axis`, or on
         the neighbour across `edge`."""
-        if axis:
-            codes = tile.orientations[rotation // 90].edge_codes
-            return (pos[0], pos[1], axis) if self.bridge_allowed(pos, axis, codes) else None
+        if axis:  # checked against the neighbours already, through the constraint
+            return (pos[0], pos[1], axis)
         dx, dy = EDGE_OFFSETS[edge]
         q = (pos[0] + dx, pos[1] + dy)
         other = self.at[q]

@@ -250,9 +250,21 @@ _AXIS_OF_EDGES: Final = {
 }
 
 
+def _bridgeable(o: Orientation, axis: str, constraint: int) -> bool:
+    """A bridge on the new tile along `axis`: both its ends on field (R-BRIDGE-3), each facing a
+    road or an empty space (R-BRIDGE-4). The constraint says what each neighbour shows."""
+    for edge in (0, 2) if axis == "NS" else (1, 3):
+        their = (constraint >> (2 * edge)) & 3
+        if o.edge_codes[edge] != FIELD_EDGE or their not in (0, ROAD_EDGE):
+            return False
+    return True
+
+
 def bridge_needs(tile_type: TileType, constraint: int) -> tuple[tuple[int, str, int], ...]:
     """For each rotation that mismatches only where a bridge could help: (rotation, axis of a
     bridge on the new tile or "", edge whose neighbour needs the bridge or -1) (R-BRIDGE-4).
+    A bridge on the new tile is known to be possible from the constraint alone; one on a
+    neighbour still needs that neighbour checked (`Board.bridge_for`).
 
     A field edge against a neighbour's road needs a bridge on the new tile, along that edge's
     axis; a road edge against a neighbour's field needs one on that neighbour; a city never fits.
@@ -277,7 +289,7 @@ def bridge_needs(tile_type: TileType, constraint: int) -> tuple[tuple[int, str, 
                     own, theirs = set(), [-1, -1]  # not fixable
                     break
             axis = _AXIS_OF_EDGES.get(frozenset(own), "")
-            if axis and not theirs:
+            if axis and not theirs and _bridgeable(o, axis, constraint):
                 needs.append((o.rotation, axis, -1))
             elif len(theirs) == 1 and not own:
                 needs.append((o.rotation, "", theirs[0]))
