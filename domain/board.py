@@ -43,12 +43,15 @@ class PlacedTile:
 
 
 class Board:
-    __slots__ = ("at", "cloister_ring", "cloister_segment", "graph", "open", "tiles")
+    __slots__ = ("at", "by_constraint", "cloister_ring", "cloister_segment", "graph", "open", "tiles")
 
     def __init__(self) -> None:
         self.tiles: list[PlacedTile] = []
         self.at: dict[Pos, PlacedTile] = {}
         self.open: dict[Pos, int] = {}  # empty position next to a tile -> edge constraint
+        # The same, grouped: constraint -> its positions. A tile's legal placements are then one
+        # table look-up per distinct constraint, not one per open position.
+        self.by_constraint: dict[int, set[Pos]] = {}
         self.graph = FeatureGraph()
         self.cloister_segment: dict[Pos, int] = {}  # cloister tile position -> its segment id
         self.cloister_ring: dict[Pos, int] = {}  # cloister tile position -> placed neighbours
@@ -84,7 +87,7 @@ class Board:
         at = self.at
         at[pos] = placed
         open_ = self.open
-        open_.pop(pos, None)
+        self._unset_open(pos)
 
         x, y = pos
         codes = orientation.edge_codes
@@ -93,7 +96,7 @@ class Board:
             q = (x + dx, y + dy)
             other = at.get(q)
             if other is None:
-                open_[q] = open_.get(q, 0) | (codes[edge] << (2 * ((edge + 2) & 3)))
+                self._set_open(q, open_.get(q, 0) | (codes[edge] << (2 * ((edge + 2) & 3))))
             else:
                 self._join(placed, other, edge)
 
@@ -107,6 +110,19 @@ class Board:
             self.cloister_segment[pos] = base + tile.cloister_segment
             ring[pos] = self.cloister_neighbours(pos)
         return placed
+
+    def _unset_open(self, pos: Pos) -> None:
+        old = self.open.pop(pos, None)
+        if old is not None:
+            group = self.by_constraint[old]
+            group.discard(pos)
+            if not group:
+                del self.by_constraint[old]
+
+    def _set_open(self, pos: Pos, constraint: int) -> None:
+        self._unset_open(pos)
+        self.open[pos] = constraint
+        self.by_constraint.setdefault(constraint, set()).add(pos)
 
     def _join(self, placed: PlacedTile, other: PlacedTile, edge: int) -> None:
         graph = self.graph
@@ -168,7 +184,7 @@ class Board:
             other = self.at.get(q)
             if other is None:
                 shift = 2 * opposite(edge)
-                self.open[q] = (self.open[q] & ~(3 << shift)) | (ROAD_EDGE << shift)
+                self._set_open(q, (self.open[q] & ~(3 << shift)) | (ROAD_EDGE << shift))
             else:
                 self.graph.join_edge(sid, other.edge_segment[opposite(edge)])
         return sid

@@ -95,18 +95,19 @@ def _placement_options(state: GameState) -> list[Placement]:
     board = state.board
     bridges = bridges_in_play(state)
     found: list[Placement] = []
-    # One pass over the open positions: the matching rotations, then those a bridge rescues.
+    # One table look-up per distinct constraint: the rotations that match, and those a bridge
+    # rescues (a bridge on a neighbour still checked position by position).
     table = placement_table(held)
-    for pos, constraint in board.open.items():
-        entry = table.get(constraint) or placement_entry(held, constraint)
-        x, y = pos
-        for rotation in entry[0]:
-            found.append((x, y, rotation, None))
-        if bridges:
-            for rotation, axis, edge in entry[1]:
-                spot = board.bridge_for(held, pos, rotation, axis, edge)
-                if spot is not None:
-                    found.append((x, y, rotation, spot))
+    for constraint, positions in board.by_constraint.items():
+        fits, needs = table.get(constraint) or placement_entry(held, constraint)
+        if fits:
+            found += [(x, y, rotation, None) for x, y in positions for rotation in fits]
+        if bridges and needs:
+            for pos in positions:
+                for rotation, axis, edge in needs:
+                    spot = board.bridge_for(held, pos, rotation, axis, edge)
+                    if spot is not None:
+                        found.append((pos[0], pos[1], rotation, spot))
     return found
 
 
