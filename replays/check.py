@@ -170,7 +170,7 @@ class _Checker(ReplayVisitor):
             return
         assert state.tile is not None
         decision = self.decisions.pop(index, None)
-        ours = sorted(legal_placements(state))
+        ours = legal_placements(state)
         if decision is None:
             raise _Differs(
                 Disagreement(
@@ -181,9 +181,10 @@ class _Checker(ReplayVisitor):
                     theirs="no placement decision here",
                 )
             )
-        theirs = sorted(decision.placements)
-        if decision.tile != state.tile.id or ours != theirs:
-            ours_text, theirs_text = _compare_placements(ours, theirs)
+        theirs = decision.placements
+        # Equal as sets and in size: no placement offered twice on either side.
+        if decision.tile != state.tile.id or len(ours) != len(theirs) or set(ours) != set(theirs):
+            ours_text, theirs_text = _compare_placements(sorted(ours), sorted(theirs))
             raise _Differs(
                 Disagreement(
                     what="legal placements",
