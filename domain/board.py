@@ -8,14 +8,17 @@ from __future__ import annotations
 
 from typing import Final
 
-from domain.features import Feature, FeatureGraph
-from domain.geometry import EDGE_OFFSETS, HALF_OPPOSITE, RING_OFFSETS, E, N, Pos, S, W, opposite
+from domain.features import FeatureGraph
+from domain.geometry import EDGE_OFFSETS, HALF_OPPOSITE, RING_OFFSETS, E, N, Pos, S, W, neighbour, opposite
 from domain.tiles import FIELD_EDGE, ROAD_EDGE, Kind, Orientation, TileType, bridge_needs, rotations_fitting
 
 BridgeSpot = tuple[int, int, str]  # (x, y, axis)
 
 
 AXES: Final = {"NS": (N, S), "EW": (E, W)}
+# A bridge's location name: the road it makes runs between these two edges (never a printed
+# segment's name, since both its edges were field).
+BRIDGE_NAMES: Final = {"NS": "N+S", "EW": "E+W"}
 
 
 class PlacedTile:
@@ -33,9 +36,34 @@ class PlacedTile:
         self.edge_codes = list(orientation.edge_codes)
         self.bridge: str | None = None  # axis of the bridge on this tile (R-BRIDGE-3: one at most)
 
+    @property
+    def bridge_segment(self) -> int:
+        """Segment id of the bridge's road on this tile, -1 without a bridge."""
+        return -1 if self.bridge is None else self.edge_segment[AXES[self.bridge][0]]
+
     def segment(self, name: str) -> int:
-        """Segment id of the location `name` on this tile; KeyError if there is none."""
+        """Segment id of the location `name` on this tile, its bridge included; KeyError if none."""
+        if self.bridge is not None and name == BRIDGE_NAMES[self.bridge]:
+            return self.bridge_segment
         return self.base + self.orientation.by_name[name]
+
+    def locations(self) -> list[tuple[str, int, Kind]]:
+        """(name, segment id, kind) of every location on this tile: its segments, then its bridge."""
+        found = [
+            (name, self.base + i, seg.kind)
+            for i, (name, seg) in enumerate(zip(self.orientation.names, self.tile.segments, strict=True))
+        ]
+        if self.bridge is not None:
+            found.append((BRIDGE_NAMES[self.bridge], self.bridge_segment, Kind.ROAD))
+        return found
+
+    def location(self, sid: int) -> str:
+        """The location name of segment `sid` of this tile."""
+        index = sid - self.base
+        if 0 <= index < len(self.tile.segments):
+            return self.orientation.names[index]
+        assert self.bridge is not None and sid == self.bridge_segment
+        return BRIDGE_NAMES[self.bridge]
 
     def half_segment(self, half: int) -> int:
         s = self.orientation.half_segment[half]
@@ -158,13 +186,6 @@ class Board:
             found.append(self.cloister_segment[pos])
         return found
 
-    def is_complete(self, feature: Feature) -> bool:
-        if feature.kind == Kind.CLOISTER:
-            return self.cloister_ring[self.tiles[next(iter(feature.tiles))].pos] == 8
-        if feature.kind == Kind.FIELD:
-            return False
-        return feature.open == 0
-
     # --- bridges (R-BRIDGE-*) ---
 
     def add_bridge(self, pos: Pos, axis: str) -> int:
@@ -175,12 +196,10 @@ class Board:
         placed = self.at[pos]
         sid = self.graph.add_segment(Kind.ROAD, placed.index, 2)
         placed.bridge = axis
-        x, y = pos
         for edge in AXES[axis]:
             placed.edge_segment[edge] = sid
             placed.edge_codes[edge] = ROAD_EDGE
-            dx, dy = EDGE_OFFSETS[edge]
-            q = (x + dx, y + dy)
+            q = neighbour(pos, edge)
             other = self.at.get(q)
             if other is None:
                 shift = 2 * opposite(edge)
@@ -190,27 +209,23 @@ class Board:
         return sid
 
     def bridge_allowed(self, pos: Pos, axis: str) -> bool:
-        """A voluntary bridge on the placed tile at `pos`: both ends on field, no other bridge,
-        each end facing a road or an empty space (R-BRIDGE-3, R-BRIDGE-4)."""
+        """A bridge on the placed tile at `pos`: both ends on field, no other bridge, each end
+        facing a road or an empty space (R-BRIDGE-3, R-BRIDGE-4)."""
         placed = self.at[pos]
         if placed.bridge is not None:
             return False
-        codes = placed.edge_codes
-        x, y = pos
         for edge in AXES[axis]:
-            if codes[edge] != FIELD_EDGE:
+            if placed.edge_codes[edge] != FIELD_EDGE:
                 return False
-            dx, dy = EDGE_OFFSETS[edge]
-            other = self.at.get((x + dx, y + dy))
+            other = self.at.get(neighbour(pos, edge))
             if other is not None and other.edge_codes[opposite(edge)] != ROAD_EDGE:
                 return False
         return True
 
     def bridge_spots(self, pos: Pos, neighbours: bool = True) -> list[BridgeSpot]:
         """Voluntary bridges after placing at `pos`: on that tile or an orthogonal neighbour (R-BRIDGE-2)."""
-        x, y = pos
         spots: list[BridgeSpot] = []
-        around = ((x + dx, y + dy) for dx, dy in EDGE_OFFSETS) if neighbours else ()
+        around = (neighbour(pos, edge) for edge in range(4)) if neighbours else ()
         for q in (pos, *around):
             if q in self.at:
                 spots.extend((q[0], q[1], axis) for axis in AXES if self.bridge_allowed(q, axis))
@@ -231,16 +246,8 @@ class Board:
         the neighbour across `edge`."""
         if axis:  # checked against the neighbours already, through the constraint
             return (pos[0], pos[1], axis)
-        dx, dy = EDGE_OFFSETS[edge]
-        q = (pos[0] + dx, pos[1] + dy)
-        other = self.at[q]
-        # The neighbour's end facing the new tile meets its road; its far end lies on `edge`'s
-        # side and must face a road or an empty space.
-        if other.bridge is not None:
-            return None
-        if other.edge_codes[edge] != FIELD_EDGE or other.edge_codes[opposite(edge)] != FIELD_EDGE:
-            return None
-        beyond = self.at.get((q[0] + dx, q[1] + dy))
-        if beyond is not None and beyond.edge_codes[opposite(edge)] != ROAD_EDGE:
-            return None
-        return (q[0], q[1], "NS" if edge in (N, S) else "EW")
+        # On the neighbour across `edge`, along that edge's axis. The new tile is not on the
+        # board yet, so the end facing it counts as facing an empty space; its road meets it.
+        q = neighbour(pos, edge)
+        axis = "NS" if edge in (N, S) else "EW"
+        return (q[0], q[1], axis) if self.bridge_allowed(q, axis) else None

@@ -21,7 +21,7 @@ from domain.commands import (
     Sell,
 )
 from domain.errors import RuleViolation
-from domain.geometry import EDGE_NAMES, EDGE_OFFSETS, ROTATIONS, opposite
+from domain.geometry import EDGE_NAMES, ROTATIONS, neighbour, opposite
 from domain.moves import (
     bridge_spots,
     bridges_in_play,
@@ -31,7 +31,7 @@ from domain.moves import (
     max_bid,
     may_decline_bridge,
 )
-from domain.state import GameState, Phase, bridge_or_segment_at, castle_offer, castle_target_pending
+from domain.state import GameState, Phase, castle_offer, castle_target_pending
 from domain.tiles import TILES, Kind, TileType
 
 _EDGE_KIND_NAMES = {1: "city", 2: "road", 3: "field"}
@@ -49,7 +49,7 @@ _COMMAND_STEPS: dict[type[Command], tuple[tuple[str, ...], str]] = {
     PlaceTile: (("place",), "R-BASE-3"),
     PlaceBridge: (("action",), "R-BRIDGE-6"),
     Deploy: (("action",), "R-BASE-4"),
-    Pass: (("action", "castle", "bid"), "R-BASE-4"),
+    Pass: (("place", "action", "castle", "bid"), "R-BASE-4"),
     ChooseCastle: (("castle",), "R-CASTLE-3"),
     ChooseCastleTarget: (("castle-target",), "R-CASTLE-7"),
     ChooseBazaarTile: (("choose",), "R-BAZAAR-4"),
@@ -60,16 +60,6 @@ _COMMAND_STEPS: dict[type[Command], tuple[tuple[str, ...], str]] = {
 
 
 def decide(state: GameState, player: int, command: Command) -> list[ev.Event]:
-    if isinstance(command, Pass) and may_decline_bridge(state) and player == state.current:
-        assert state.tile is not None  # R-BRIDGE-7: no bridge, so the tile fits nowhere
-        return [
-            ev.TileDiscarded(
-                originator_id=state.id,
-                originator_version=state.version + 1,
-                player=player,
-                tile=state.tile.id,
-            )
-        ]
     step = _check_turn(state, player, command)
     gid, version = state.id, state.version + 1
     if isinstance(command, PlaceTile):
@@ -79,6 +69,8 @@ def decide(state: GameState, player: int, command: Command) -> list[ev.Event]:
     if isinstance(command, Deploy):
         return [_deploy(state, player, command)]
     if isinstance(command, Pass):
+        if step == "place":
+            return [_decline_tile(state, player)]
         return [
             ev.Passed(originator_id=gid, originator_version=version, player=player, step=_PASS_STEPS[step])
         ]
@@ -165,6 +157,17 @@ def _check_turn(state: GameState, player: int, command: Command) -> str:
     return decision.step
 
 
+def _decline_tile(state: GameState, player: int) -> ev.Event:
+    """Passing instead of placing: only a tile that fits nowhere without a bridge may be
+    declined; it is discarded (R-BRIDGE-7)."""
+    if not may_decline_bridge(state):
+        raise RuleViolation("R-BASE-3", f"cannot pass now: the game expects {_STEP_NAMES['place']}")
+    assert state.tile is not None
+    return ev.TileDiscarded(
+        originator_id=state.id, originator_version=state.version + 1, player=player, tile=state.tile.id
+    )
+
+
 def _place(state: GameState, player: int, command: PlaceTile) -> list[ev.Event]:
     held = state.tile
     assert held is not None
@@ -223,8 +226,7 @@ def _place(state: GameState, player: int, command: PlaceTile) -> list[ev.Event]:
 def _mismatch(state: GameState, held: TileType, pos: tuple[int, int], rotation: int) -> str:
     codes = held.orientation(rotation).edge_codes
     for edge in range(4):
-        dx, dy = EDGE_OFFSETS[edge]
-        other = state.board.at.get((pos[0] + dx, pos[1] + dy))
+        other = state.board.at.get(neighbour(pos, edge))
         if other is None:
             continue
         theirs = other.edge_codes[opposite(edge)]
@@ -276,7 +278,7 @@ def _deploy(state: GameState, player: int, command: Deploy) -> ev.Event:
         raise RuleViolation(rule, "no pig left in supply (it is on the board)")
     options = legal_deployments(state, figure)
     if command.location not in options:
-        names = [*placed.orientation.names, *(["N+S", "E+W"] if placed.bridge else [])]
+        names = [name for name, _, _ in placed.locations()]
         if command.location not in names:
             raise RuleViolation(
                 rule,
@@ -291,8 +293,8 @@ def _deploy(state: GameState, player: int, command: Deploy) -> ev.Event:
             raise RuleViolation(
                 rule, f"a pig goes on a field holding your own farmer, not {command.location}"
             )
-        index = placed.orientation.by_name.get(command.location, -1)
-        if index >= 0 and placed.tile.segments[index].kind == Kind.FIELD and not state.rules.farmers:
+        kind = next(k for name, _, k in placed.locations() if name == command.location)
+        if kind == Kind.FIELD and not state.rules.farmers:
             raise RuleViolation(rule, "this game is played without farmers")
         raise RuleViolation(rule, f"the feature at {command.location} already holds a follower")
     return ev.FollowerDeployed(
@@ -306,13 +308,22 @@ def _deploy(state: GameState, player: int, command: Deploy) -> ev.Event:
     )
 
 
+def _root_at(state: GameState, x: int, y: int, location: str) -> int:
+    """The feature (root segment id) at `location` of the tile at (x, y); -1 if there is none."""
+    placed = state.board.at.get((x, y))
+    try:
+        return -1 if placed is None else state.board.graph.find(placed.segment(location))
+    except KeyError:
+        return -1
+
+
 def _check_castle_base(state: GameState, command: ChooseCastle) -> None:
     """A castle asked for on a completed city that can never be one names R-CASTLE-2."""
     board = state.board
-    placed = board.at.get((command.x, command.y))
-    if placed is None or command.location not in placed.orientation.by_name:
+    root = _root_at(state, command.x, command.y, command.location)
+    if root < 0:
         return
-    feature = board.graph.feature(placed.segment(command.location))
+    feature = board.graph.feature(root)
     if feature.kind != Kind.CITY or feature.open != 0 or feature.castle:
         return
     if castle_base(board, feature, state.rules.castle_ends) is None:
@@ -328,12 +339,7 @@ def _castle(state: GameState, player: int, command: ChooseCastle) -> ev.Event:
     offer = castle_offer(state)
     assert offer is not None
     x, y, location = feature_handle(state, offer[0])
-    board = state.board
-    try:
-        root = board.graph.find(board.at[(command.x, command.y)].segment(command.location))
-    except KeyError:
-        root = -1
-    if root != board.graph.find(offer[0]):
+    if _root_at(state, command.x, command.y, command.location) != state.board.graph.find(offer[0]):
         raise RuleViolation(
             "R-CASTLE-2",
             f"no castle can be made at {command.location} of {(command.x, command.y)}; "
@@ -355,15 +361,9 @@ def _castle_target(state: GameState, player: int, command: ChooseCastleTarget) -
     index, hits = pending
     handles = [feature_handle(state, f.id) for f in hits]
     wanted = (command.x, command.y, command.location)
-    board = state.board
-    chosen = None
-    if (command.x, command.y) in board.at:
-        graph = board.graph
-        try:
-            root = graph.find(bridge_or_segment_at(state, (command.x, command.y), command.location))
-        except KeyError:
-            root = -1
-        chosen = next((h for h, f in zip(handles, hits, strict=True) if graph.find(f.id) == root), None)
+    root = _root_at(state, command.x, command.y, command.location)
+    graph = state.board.graph
+    chosen = next((h for h, f in zip(handles, hits, strict=True) if graph.find(f.id) == root), None)
     if chosen is None:
         raise RuleViolation(
             "R-CASTLE-7",

@@ -22,13 +22,7 @@ from domain.commands import (
 from domain.commands import (
     BridgeSpot as BridgeSpec,
 )
-from domain.state import (
-    BRIDGE_NAMES,
-    GameState,
-    Phase,
-    castle_offer,
-    castle_target_pending,
-)
+from domain.state import GameState, Phase, castle_offer, castle_target_pending
 from domain.tiles import Kind, placement_entry, placement_table
 
 
@@ -145,24 +139,15 @@ def legal_deployments(state: GameState, figure: str = "follower") -> list[str]:
         return []
     me = state.current
     graph = state.board.graph
-    names = list(placed.orientation.names)
-    sids = [placed.base + i for i in range(len(names))]
-    kinds = [seg.kind for seg in placed.tile.segments]
-    if (
-        state.bridge_sid >= 0
-        and placed.bridge is not None
-        and graph.segment_tile[state.bridge_sid] == placed.index
-    ):
-        names.append(BRIDGE_NAMES[placed.bridge])
-        sids.append(state.bridge_sid)
-        kinds.append(Kind.ROAD)
+    # A bridge on the tile just placed was laid in this part: a follower may go on it (R-BRIDGE-6).
+    locations = placed.locations()
     if figure == "follower":
         if state.supply[me] == 0:
             return []
         farmers = state.rules.farmers
         return [
             name
-            for name, sid, kind in zip(names, sids, kinds, strict=True)
+            for name, sid, kind in locations
             if (farmers or kind != Kind.FIELD) and not graph.feature(sid).meeples
         ]
     if figure == "builder":
@@ -175,7 +160,7 @@ def legal_deployments(state: GameState, figure: str = "follower") -> list[str]:
             return []
     completed_too = figure != "builder" or state.rules.builder_on_completed
     found = []
-    for name, sid, kind in zip(names, sids, kinds, strict=True):
+    for name, sid, kind in locations:
         feature = graph.feature(sid)
         if kind in wanted and any(p == me for p, _ in feature.meeples) and (completed_too or feature.open):
             found.append(name)
@@ -261,21 +246,10 @@ def max_bid(state: GameState, player: int) -> int:
 
 
 def feature_handle(state: GameState, root: int) -> tuple[int, int, str]:
-    """A (x, y, location) naming a feature: its segment on the tile placed last among its tiles."""
+    """A (x, y, location) naming a feature: its first location on the last tile placed among its tiles."""
     board = state.board
     graph = board.graph
     root = graph.find(root)
-    best: tuple[int, int, str] | None = None
-    best_index = -1
-    for placed in (board.tiles[i] for i in graph.feature(root).tiles):
-        for i, name in enumerate(placed.orientation.names):
-            if graph.find(placed.base + i) == root and placed.index > best_index:
-                best, best_index = (placed.pos[0], placed.pos[1], name), placed.index
-        if (
-            placed.bridge is not None
-            and graph.find(placed.edge_segment[0 if placed.bridge == "NS" else 1]) == root
-            and placed.index > best_index
-        ):
-            best, best_index = (placed.pos[0], placed.pos[1], BRIDGE_NAMES[placed.bridge]), placed.index
-    assert best is not None
-    return best
+    placed = board.tiles[max(graph.feature(root).tiles)]  # tile indices grow as tiles are placed
+    name = next(name for name, sid, _ in placed.locations() if graph.find(sid) == root)
+    return placed.pos[0], placed.pos[1], name

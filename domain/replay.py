@@ -90,6 +90,10 @@ def _sell(e: ev.TileSold) -> tuple[int, Command]:
     return e.player, Sell()
 
 
+def _decline(e: ev.TileDiscarded) -> tuple[int, Command]:
+    return e.player, Pass()
+
+
 def _pass(e: ev.Passed) -> tuple[int, Command]:
     return e.player, Pass()
 
@@ -106,6 +110,7 @@ DECISIONS: dict[type[ev.Event], Decision] = {
     ev.BidRaised: Decision(_bid, "R-BAZAAR-4"),
     ev.TileBought: Decision(_buy, "R-BAZAAR-5"),
     ev.TileSold: Decision(_sell, "R-BAZAAR-5"),
+    ev.TileDiscarded: Decision(_decline, "R-BRIDGE-7"),
 }
 """Every event a player decides, by type. A new kind of decision (a bridge, a bid…) adds its
 entry here; an event type missing from both tables is refused wherever it appears."""
@@ -128,10 +133,11 @@ ENGINE_RULES: dict[type[ev.Event], str] = {
     ev.BazaarTileAssigned: "R-BAZAAR-6",  # the last tile, free
 }
 """Every event the engine records itself, with the rule cited when a log disagrees with it.
-A bazaar purchase and a tile assignment are sometimes the engine's (an unchallenged bid, the
-last tile) and sometimes a player's (buy, a free pick): they are in both tables."""
+A bazaar purchase, a tile assignment and a discard are sometimes the engine's (an unchallenged
+bid, the last tile, a tile that fits nowhere) and sometimes a player's (buy, a free pick, a tile
+declined rather than bridged): they are in both tables."""
 
-DUAL = frozenset({ev.TileBought, ev.BazaarTileAssigned})
+DUAL = frozenset({ev.TileBought, ev.BazaarTileAssigned, ev.TileDiscarded})
 """Every event the engine records itself, with the rule cited when a log disagrees with it."""
 
 

@@ -87,29 +87,14 @@ def farm_value(board: Board, field: Feature, castle_value: int, pig: bool = Fals
     return value, parts
 
 
-def goods_awards(goods: list[dict[str, int]], turn: int, part: int, version: int) -> list[Award]:
-    """10 points per kind of trade goods to everyone holding the most of it (R-TB-7)."""
+def goods_majorities(goods: list[dict[str, int]]) -> list[tuple[int, str, int]]:
+    """(player, kind, tokens) for everyone holding the most of a kind of trade goods: each
+    scores 10 for it, ties included (R-TB-7)."""
     found = []
     for kind in GOODS_KINDS:
         best = max((held.get(kind, 0) for held in goods), default=0)
-        if best == 0:
-            continue
-        for player, held in enumerate(goods):
-            if held.get(kind, 0) == best:
-                found.append(
-                    Award(
-                        player=player,
-                        points=10,
-                        category="goods",
-                        rule="R-TB-7",
-                        parts=((kind, best),),
-                        feature=-1,
-                        turn=turn,
-                        part=part,
-                        version=version,
-                        final=True,
-                    )
-                )
+        if best:
+            found += [(player, kind, best) for player, held in enumerate(goods) if held.get(kind, 0) == best]
     return found
 
 

@@ -26,7 +26,7 @@ from domain.scoring import (
     category,
     completed_value,
     farm_value,
-    goods_awards,
+    goods_majorities,
     incomplete_value,
     majority,
 )
@@ -298,7 +298,7 @@ def _bridge_placed(state: GameState, e: ev.BridgePlaced) -> None:
 def _deployed(state: GameState, e: ev.FollowerDeployed) -> None:
     placed = state.placed
     assert placed is not None
-    sid = bridge_or_segment(state, placed, e.location)
+    sid = placed.segment(e.location)
     feature = state.board.graph.feature(sid)
     if e.figure == "builder":
         feature.builders.append((e.player, sid))
@@ -312,25 +312,10 @@ def _deployed(state: GameState, e: ev.FollowerDeployed) -> None:
     state.phase = Phase.ACTION_DONE
 
 
-def bridge_or_segment(state: GameState, placed: PlacedTile, location: str) -> int:
-    """Segment id of a location on the tile just placed, its bridge included (R-BRIDGE-6)."""
-    if state.bridge_sid >= 0 and placed.bridge is not None and location == BRIDGE_NAMES[placed.bridge]:
-        return state.bridge_sid
-    return placed.segment(location)
-
-
-BRIDGE_NAMES = {"NS": "N+S", "EW": "E+W"}
-
-
 def segment_location(board: Board, sid: int) -> tuple[int, int, str]:
     """(x, y, location name) of a segment id, a bridge's road included."""
     placed = board.tiles[board.graph.segment_tile[sid]]
-    names = placed.orientation.names
-    index = sid - placed.base
-    if 0 <= index < len(names):
-        return placed.pos[0], placed.pos[1], names[index]
-    assert placed.bridge is not None
-    return placed.pos[0], placed.pos[1], BRIDGE_NAMES[placed.bridge]
+    return placed.pos[0], placed.pos[1], placed.location(sid)
 
 
 def _passed(state: GameState, e: ev.Passed) -> None:
@@ -415,17 +400,8 @@ def castle_target_pending(state: GameState) -> tuple[int, list[Feature]] | None:
 def _castle_target(state: GameState, e: ev.CastleTargetChosen) -> None:
     board = state.board
     index = next(i for i, c in enumerate(state.castles) if (e.castle_x, e.castle_y) in c.positions)
-    feature = board.graph.feature(bridge_or_segment_at(state, (e.x, e.y), e.location))
+    feature = board.graph.feature(board.at[(e.x, e.y)].segment(e.location))
     state.castle_targets[index] = feature.id
-
-
-def bridge_or_segment_at(state: GameState, pos: tuple[int, int], location: str) -> int:
-    placed = state.board.at[pos]
-    if placed.bridge is not None and location == BRIDGE_NAMES[placed.bridge]:
-        return placed.edge_segment[0 if placed.bridge == "NS" else 1]
-    if location == "cloister" or location in placed.orientation.by_name:
-        return placed.segment(location)
-    raise KeyError(location)
 
 
 def _turn_ended(state: GameState, e: ev.TurnEnded) -> None:
@@ -459,7 +435,6 @@ def _return_knights_of_decliners(state: GameState, feature: Feature) -> None:
 
 def _score_castles(state: GameState, triggered: list[tuple[int, list[Feature]]], version: int) -> None:
     """Castles score the feature completed in their fief, then chained castles (R-CASTLE-6..8)."""
-    board = state.board
     scored: list[tuple[Castle, int]] = []
     for index, hits in triggered:
         castle = state.castles[index]
@@ -467,19 +442,15 @@ def _score_castles(state: GameState, triggered: list[tuple[int, list[Feature]]],
         target = next((f for f in hits if f.id == chosen), hits[0])
         value, _ = completed_value(target)
         scored.append((castle, value))
-    done: set[int] = set()
     while scored:
         castle, value = scored.pop(0)
-        if castle.feature in done:
+        if castle.scored:  # a castle scores once (R-CASTLE-7)
             continue
-        done.add(castle.feature)
         _castle_award(state, castle, value, version)
         for other in state.castles:
             if (
-                other.feature not in done
-                and not other.scored
+                not other.scored
                 and _may_score(state, other)
-                and board.graph.feature(other.feature).meeples
                 and any(pos in other.fief for pos in castle.positions)
             ):
                 scored.append((other, value))
@@ -635,9 +606,8 @@ def _game_ended(state: GameState, e: ev.GameEnded) -> None:
         for player, _ in feature.pigs:
             state.pigs[player] += 1
         feature.pigs = []
-    for award in goods_awards(state.goods, state.turn, state.part_count, version):
-        state.scores[award.player] += award.points
-        state.awards.append(award)
+    for player, kind, held in goods_majorities(state.goods):  # R-TB-7
+        _credit(state, player, 10, "goods", "R-TB-7", ((kind, held),), -1, version, True)
     state.phase = Phase.OVER
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from domain.board import Board
 from domain.state import GameState
-from domain.tiles import Kind
+from domain.tiles import CITY_EDGE, ROAD_EDGE, Kind
 
 _EDGE_CELLS = ((0, 1), (1, 2), (2, 1), (1, 0))  # (row, col) of N, E, S, W
 _HALF_CELLS = ((0, 0), (0, 2), (0, 2), (2, 2), (2, 2), (2, 0), (2, 0), (0, 0))
@@ -26,14 +26,14 @@ def _tile_block(board: Board, index: int, marks: dict[int, str], castles: set[in
     cells = [[".", ".", "."] for _ in range(3)]
     for edge, code in enumerate(placed.edge_codes):  # a bridge's ends show as road
         r, c = _EDGE_CELLS[edge]
-        cells[r][c] = _ROAD_CHARS[edge] if code == 2 else _KIND_CHARS[code]
+        cells[r][c] = _ROAD_CHARS[edge] if code == ROAD_EDGE else _KIND_CHARS[code]
         segment = o.edge_segment[edge]
-        if code == 1 and segment >= 0 and graph.find(placed.base + segment) in castles:
+        if code == CITY_EDGE and segment >= 0 and graph.find(placed.base + segment) in castles:
             cells[r][c] = "K"
     cells[1][1] = "o" if placed.tile.cloister else " "
     if placed.bridge is not None:
         cells[1][1] = "H" if placed.bridge == "NS" else "="
-        mark = marks.get(placed.edge_segment[0 if placed.bridge == "NS" else 1])
+        mark = marks.get(placed.bridge_segment)
         if mark is not None:
             cells[1][1] = mark
     for i, seg in enumerate(placed.tile.segments):

@@ -34,6 +34,7 @@ from domain.commands import (
 )
 from domain.errors import RuleViolation
 from domain.moves import Decision, expected_step, legal_commands, legal_deployments, legal_placements
+from domain.replay import replay
 from domain.rules import RuleSet
 from domain.tiles import Kind
 
@@ -347,6 +348,8 @@ def test_R_BRIDGE_7_bridge_is_optional_and_the_tile_then_discarded() -> None:
     assert [(e.player, e.tile) for e in discarded] == [(BOB, "BA/RRRR")]  # type: ignore[attr-defined]
     assert expected_step(game.state) == Decision("place", BOB) and held(game) == "BA/L"
     assert game.state.bridges == [3, 3]
+    # The decline is a decision a recorded game carries: its strict replay accepts it.
+    assert replay(game.pending).state.discarded == ["BA/RRRR"]
 
 
 def test_R_BRIDGE_7_no_bridge_left_no_bridged_placement() -> None:
