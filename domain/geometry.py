@@ -26,8 +26,6 @@ HALF_NAMES: Final = ("Nw", "Ne", "En", "Es", "Se", "Sw", "Ws", "Wn")
 HALF_BY_NAME: Final = {name: i for i, name in enumerate(HALF_NAMES)}
 # The half-edge of the neighbouring tile that touches each half-edge.
 HALF_OPPOSITE: Final = (5, 4, 7, 6, 1, 0, 3, 2)
-# The edge each half-edge lies on.
-HALF_EDGE: Final = (N, N, E, E, S, S, W, W)
 
 # The eight surrounding positions (for cloisters).
 RING_OFFSETS: Final = (
@@ -59,10 +57,3 @@ def rotate_half(half: int, quarters: int) -> int:
 def neighbour(pos: Pos, edge: int) -> Pos:
     dx, dy = EDGE_OFFSETS[edge]
     return (pos[0] + dx, pos[1] + dy)
-
-
-def quarters_of(rotation: int) -> int:
-    """Degrees clockwise (0/90/180/270) to quarter turns; anything else is a ValueError."""
-    if rotation not in ROTATIONS:
-        raise ValueError(f"rotation must be one of 0, 90, 180, 270, not {rotation}")
-    return rotation // 90

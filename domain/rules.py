@@ -72,8 +72,6 @@ class RuleSet(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=T
     not the seller again (R-BAZAAR-6 says the seller chooses again)."""
 
 
-DEFAULT_RULES = RuleSet()
-
 # The variant switches a user can flip, by their RULES.md id (orders aside): the audit replays a
 # game under each flipped, and `carc play` takes them as options.
 VARIANTS: Final[dict[str, str]] = {

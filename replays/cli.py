@@ -10,10 +10,10 @@ import signal
 import sys
 import threading
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated, Any, NoReturn, TypeVar
+from typing import Annotated, Any, NoReturn
 from uuid import UUID
 
 import msgspec
@@ -66,9 +66,6 @@ SourceArgument = Annotated[
 ]
 UntilOption = Annotated[int | None, typer.Option("--until", min=1, help="As of this event number.")]
 TurnOption = Annotated[int | None, typer.Option("--turn", min=0, help="As of the end of this turn.")]
-
-F = TypeVar("F", bound=Callable[..., Any])
-
 
 def fail(message: str, code: int = 1) -> NoReturn:
     err.print(f"[bold red]error:[/] {message}", highlight=False, soft_wrap=True)
