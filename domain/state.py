@@ -275,7 +275,7 @@ def _note_builder(state: GameState, segments: list[int]) -> None:
 
     Only a normal or bazaar part earns a builder tile: one extra tile per turn at most.
     """
-    if state.part == Part.BUILDER or state.builder_earned:
+    if state.part == Part.BUILDER or state.builder_earned or "tb" not in state.expansions:
         return
     graph = state.board.graph
     me = state.current

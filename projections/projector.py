@@ -33,13 +33,13 @@ class GameProjection(Projection[GameViews]):
     def __init__(self, view: GameViews, store: GameStore) -> None:
         super().__init__(view)
         self.store = store
-        self._games: dict[UUID, Game] = {}  # games in progress, as of the last event written
+        # Games in progress as of the last event written, with what lies on their boards.
+        self._games: dict[UUID, tuple[Game, set[BoardItem]]] = {}
 
     def process_event(self, domain_event: Any, tracking: Tracking) -> None:
         event: ev.Event = domain_event
-        game = self._game_before(event)
+        game, before = self._game_before(event)
         awarded = len(game.state.awards)
-        before = board_items(game)
         game.replay(event)
         after = board_items(game)
         change = BoardChange(tuple(sorted(after - before)), tuple(sorted(before - after)))
@@ -51,23 +51,22 @@ class GameProjection(Projection[GameViews]):
         if game.over:
             del self._games[game.id]
         else:
-            self._games[game.id] = game
+            self._games[game.id] = (game, after)
 
-    def _game_before(self, event: ev.Event) -> Game:
-        """The game just before `event`, from memory or, after a restart, from the store."""
+    def _game_before(self, event: ev.Event) -> tuple[Game, set[BoardItem]]:
+        """The game just before `event` and its board, from memory or, after a restart, the store."""
         previous = event.originator_version - 1
-        game = self._games.get(event.originator_id)
-        if game is not None and game.version == previous:
-            return game
+        known = self._games.get(event.originator_id)
+        if known is not None and known[0].version == previous:
+            return known
         if previous == 0:
-            return Game(event.originator_id)
-        return self.store.load(event.originator_id, version=previous)
+            return Game(event.originator_id), set()
+        game = self.store.load(event.originator_id, version=previous)
+        return game, board_items(game)
 
 
 def board_items(game: Game) -> set[BoardItem]:
     """Everything on the game's table now, as items of the board view."""
-    if game.version == 0:
-        return set()
     view = board_view(game.state)
     items = {BoardItem(kind="tile", x=t.x, y=t.y, what=f"{t.tile}@{t.rotation}") for t in view.tiles}
     items |= {BoardItem(kind=m.figure, x=m.x, y=m.y, what=m.location, player=m.player) for m in view.meeples}
