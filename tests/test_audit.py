@@ -144,7 +144,7 @@ def _first_disputed(events: list[ev.Event]) -> int | None:
     return None
 
 
-def test_a_game_legal_only_under_v_order_hig_is_refused_by_the_other_orderings_where_they_differ() -> None:
+def test_V_ORDER_HIG_a_game_legal_only_under_it_is_refused_by_the_other_orderings_where_they_differ() -> None:
     found = next(
         (game, index)
         for seed in range(100)

@@ -18,8 +18,11 @@ from domain import events as ev
 from domain.aggregate import Game
 from domain.commands import ChooseBazaarTile, Command, Deploy, Pass, PlaceTile
 from domain.moves import expected_step, legal_commands
-from domain.rules import ORDERS, Order, RuleSet
+from domain.rules import ORDER_VARIANTS, ORDERS, Order, RuleSet
 from domain.state import GameState
+
+# Each parametrized test runs once per ordering, its id the ordering's variant (V-ORDER-HIG, …).
+ORDER_IDS = [ORDER_VARIANTS[order] for order in ORDERS]
 
 PLAYERS = ("Ann", "Bob")
 ANN, BOB = 0, 1
@@ -346,12 +349,12 @@ def test_opening_puts_the_builder_on_the_bazaar_road() -> None:
     assert [(e.x, e.y, e.player) for e in builders] == [(2, 0, ANN)]
 
 
-@pytest.mark.parametrize("order", ORDERS)
-def test_bazaar_tile_extending_the_builder_with_a_bazaar_tile_next(order: Order) -> None:
+@pytest.mark.parametrize("order", ORDERS, ids=ORDER_IDS)
+def test_V_ORDER_bazaar_tile_extending_the_builder_with_a_bazaar_tile_next(order: Order) -> None:
     assert parts(play(order, PILE_A)) == EXPECTED_A[order]
 
 
-def test_the_four_orderings_give_four_different_games() -> None:
+def test_V_ORDER_the_four_orderings_give_four_different_games() -> None:
     outcomes = {order: tuple(parts(play(order, PILE_A))) for order in ORDERS}
     assert len(set(outcomes.values())) == 4
     # Who placed which tile after the opening.
@@ -367,24 +370,24 @@ def tiles_placed(game: Game) -> dict[int, list[str]]:
     return {p: sorted(e.tile for e in placed if e.player == p) for p in (ANN, BOB)}
 
 
-def test_hig_defers_a_bazaar_drawn_in_a_round_builder_part_and_a_deferred_one_defers_again() -> None:
+def test_V_ORDER_HIG_defers_a_bazaar_drawn_in_a_round_builder_part_and_a_deferred_one_defers_again() -> None:
     game = play("hig", PILE_B)
     assert parts(game) == EXPECTED_B_HIG
     assert not game.state.deferred and not game.state.won_tiles
 
 
-@pytest.mark.parametrize("order", ORDERS)
-def test_builder_part_inside_a_bazaar_round_draws_a_bazaar_tile(order: Order) -> None:
+@pytest.mark.parametrize("order", ORDERS, ids=ORDER_IDS)
+def test_V_ORDER_builder_part_inside_a_bazaar_round_draws_a_bazaar_tile(order: Order) -> None:
     assert parts(play(order, PILE_C)) == EXPECTED_C[order]
 
 
-@pytest.mark.parametrize("order", ORDERS)
-def test_pile_with_as_many_tiles_as_players(order: Order) -> None:
+@pytest.mark.parametrize("order", ORDERS, ids=ORDER_IDS)
+def test_V_ORDER_pile_with_as_many_tiles_as_players(order: Order) -> None:
     assert parts(play(order, PILE_D)) == EXPECTED_D[order]
 
 
-@pytest.mark.parametrize("order", ORDERS)
-def test_every_tile_of_the_pile_is_played_once(order: Order) -> None:
+@pytest.mark.parametrize("order", ORDERS, ids=ORDER_IDS)
+def test_V_ORDER_every_tile_of_the_pile_is_played_once(order: Order) -> None:
     for pile in (PILE_A, PILE_B, PILE_C, PILE_D):
         game = play(order, pile)
         placed = [e.tile for e in game.pending if isinstance(e, ev.TilePlaced)]
@@ -432,8 +435,8 @@ EXPECTED_THREE["jcz"] = [
 ]
 
 
-@pytest.mark.parametrize("order", ORDERS)
-def test_a_non_host_builder_part_defers_a_bazaar_it_then_hosts(order: Order) -> None:
+@pytest.mark.parametrize("order", ORDERS, ids=ORDER_IDS)
+def test_V_ORDER_a_non_host_builder_part_defers_a_bazaar_it_then_hosts(order: Order) -> None:
     game = Game.start(THREE, [*THREE_OPENING, *THREE_PILE], expansions=EXPANSIONS, rules=RuleSet(order=order))
     drive(
         game,
@@ -444,8 +447,8 @@ def test_a_non_host_builder_part_defers_a_bazaar_it_then_hosts(order: Order) -> 
     assert parts(game, THREE, len(THREE_OPENING)) == EXPECTED_THREE[order]
 
 
-@pytest.mark.parametrize("order", ORDERS)
-def test_too_few_tiles_for_a_bazaar_every_ordering_gives_the_builder_tile(order: Order) -> None:
+@pytest.mark.parametrize("order", ORDERS, ids=ORDER_IDS)
+def test_V_ORDER_too_few_tiles_for_a_bazaar_every_ordering_gives_the_builder_tile(order: Order) -> None:
     """One tile left (fewer than players): no bazaar under any ordering (R-BAZAAR-3), so they
     all agree: the builder tile is the last tile."""
     assert parts(play(order, (L,))) == [GRANT, builder("Ann", L), END]

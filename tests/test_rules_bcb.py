@@ -480,7 +480,7 @@ def test_R_CASTLE_3_knight_placed_earlier_counts_and_its_owner_decides() -> None
     assert game.state.scores == [0, 0]
 
 
-def test_R_CASTLE_4_and_10_farm_counts_a_castle_as_4() -> None:
+def test_R_CASTLE_10_and_R_CASTLE_4_farm_counts_a_castle_as_4() -> None:
     # Bob's farmer on BA/LR at (1,0): its field joins the start tile's north field, which
     # borders Ann's castle. The pile then runs out.
     game = castle_at_start(["BA/LR"])
