@@ -10,7 +10,17 @@ from typing import Final
 
 from domain.features import FeatureGraph
 from domain.geometry import EDGE_OFFSETS, HALF_OPPOSITE, RING_OFFSETS, E, N, Pos, S, W, neighbour, opposite
-from domain.tiles import FIELD_EDGE, ROAD_EDGE, Kind, Orientation, TileType, bridge_needs, rotations_fitting
+from domain.tiles import (
+    EDGE_BITS,
+    EDGE_MASK,
+    FIELD_EDGE,
+    ROAD_EDGE,
+    Kind,
+    Orientation,
+    TileType,
+    bridge_needs,
+    rotations_fitting,
+)
 
 BridgeSpot = tuple[int, int, str]  # (x, y, axis)
 
@@ -124,7 +134,7 @@ class Board:
             q = (x + dx, y + dy)
             other = at.get(q)
             if other is None:
-                self._set_open(q, open_.get(q, 0) | (codes[edge] << (2 * ((edge + 2) & 3))))
+                self._set_open(q, open_.get(q, 0) | (codes[edge] << (EDGE_BITS * ((edge + 2) & 3))))
             else:
                 self._join(placed, other, edge)
 
@@ -202,8 +212,8 @@ class Board:
             q = neighbour(pos, edge)
             other = self.at.get(q)
             if other is None:
-                shift = 2 * opposite(edge)
-                self._set_open(q, (self.open[q] & ~(3 << shift)) | (ROAD_EDGE << shift))
+                shift = EDGE_BITS * opposite(edge)
+                self._set_open(q, (self.open[q] & ~(EDGE_MASK << shift)) | (ROAD_EDGE << shift))
             else:
                 self.graph.join_edge(sid, other.edge_segment[opposite(edge)])
         return sid

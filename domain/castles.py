@@ -46,7 +46,7 @@ def castle_base(board: Board, feature: Feature, ends: bool) -> tuple[Pos, Pos] |
             for i, seg in enumerate(placed.tile.segments)
             if seg.kind == Kind.CITY and graph.find(placed.base + i) == root
         ]
-        if len(mine) != 1 or len(mine[0].edges) != 1 or not (ends or mine[0].semicircle):
+        if len(mine) != 1 or len(mine[0].edges) != 1 or not (ends or "angular" not in mine[0].flags):
             return None
     first, second = sorted(board.tiles[i].pos for i in feature.tiles)
     return first, second

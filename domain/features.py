@@ -18,9 +18,9 @@ class Feature:
         "borders",
         "builders",
         "castle",
-        "goods",
         "id",
         "kind",
+        "marks",
         "meeples",
         "open",
         "pennants",
@@ -36,7 +36,7 @@ class Feature:
         self.pennants = pennants
         self.meeples: list[tuple[int, int]] = []  # (player, segment id) of each follower
         self.borders: list[int] = []  # fields: segment ids of the cities they touch
-        self.goods: dict[str, int] = {}
+        self.marks: dict[str, int] = {}  # segment flags counted over the feature (inn, goods=wine…)
         self.builders: list[tuple[int, int]] = []  # (player, segment id), never count for majority
         self.pigs: list[tuple[int, int]] = []
         self.castle = False  # a city converted into a castle (R-CASTLE-4)
@@ -49,8 +49,10 @@ class Feature:
         self.borders += other.borders
         self.builders += other.builders
         self.pigs += other.pigs
-        for kind, n in other.goods.items():
-            self.goods[kind] = self.goods.get(kind, 0) + n
+        if other.marks:
+            marks = self.marks
+            for flag, n in other.marks.items():
+                marks[flag] = marks.get(flag, 0) + n
 
 
 class FeatureGraph:
@@ -72,8 +74,8 @@ class FeatureGraph:
             parent.append(sid)
             segment_tile.append(index)
             feature = Feature(sid, seg.kind, index, len(seg.edges), seg.pennants)
-            if seg.goods is not None:
-                feature.goods[seg.goods] = 1
+            for flag in seg.flags:
+                feature.marks[flag] = feature.marks.get(flag, 0) + 1
             if seg.borders:
                 feature.borders = [base + b for b in seg.borders]
             features.append(feature)

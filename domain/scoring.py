@@ -6,7 +6,9 @@ import msgspec
 
 from domain.board import Board
 from domain.features import Feature
-from domain.tiles import GOODS_KINDS, KIND_NAMES, Kind
+from domain.tiles import KIND_NAMES, Kind
+
+GOODS_KINDS = ("wine", "grain", "cloth")
 
 Parts = tuple[tuple[str, int], ...]
 

@@ -415,10 +415,12 @@ def _turn_ended(state: GameState, e: ev.TurnEnded) -> None:
             continue
         value, parts = completed_value(feature)
         _award(state, feature, value, parts, "R-BASE-5", version, final=False)
-        if feature.kind == Kind.CITY and feature.goods:
+        if feature.kind == Kind.CITY and feature.marks:
             holder = state.goods[state.current]  # R-TB-7: whoever completes it
-            for kind, n in feature.goods.items():
-                holder[kind] = holder.get(kind, 0) + n
+            for flag, n in feature.marks.items():
+                if flag.startswith("goods="):
+                    kind = flag[6:]
+                    holder[kind] = holder.get(kind, 0) + n
         _return_followers(state, feature)
     _score_castles(state, triggered, version)
     _plan_next(state)
@@ -467,7 +469,9 @@ def _castle_award(state: GameState, castle: Castle, value: int, version: int) ->
 
 def _plan_next(state: GameState) -> None:
     placed = state.placed
-    bazaar = placed is not None and placed.tile.bazaar and state.from_pile and "bcb" in state.expansions
+    bazaar = (
+        placed is not None and "bazaar" in placed.tile.tags and state.from_pile and "bcb" in state.expansions
+    )
     plan = plan_part_end(state.policy, state.current, bazaar, state.builder_earned, state.in_round())
     state.agenda[:0] = plan
     state.phase = Phase.PART_OVER

@@ -28,29 +28,34 @@ class Kind(IntEnum):
     ROAD = 1
     FIELD = 2
     CLOISTER = 3
+    OTHER = 4  # a feature a set defines (a river…): named by `Segment.name`
 
 
-KIND_NAMES: Final = ("city", "road", "field", "cloister")
+KIND_NAMES: Final = ("city", "road", "field", "cloister", "other")
+_BASE_KINDS: Final = {"city": Kind.CITY, "road": Kind.ROAD, "field": Kind.FIELD, "cloister": Kind.CLOISTER}
 
-# 2-bit codes of edge kinds in placement constraints; 0 means "no constraint".
-EDGE_CODE: Final = {"C": 1, "R": 2, "F": 3}
+# 3-bit codes of edge kinds in placement constraints; 0 means "no constraint". A wildcard edge
+# (``*``) has code 0 too: it matches anything, so a tile's wildcard edges are left out of the match.
+EDGE_BITS: Final = 3
+EDGE_MASK: Final = (1 << EDGE_BITS) - 1
+EDGE_CODE: Final = {"C": 1, "R": 2, "F": 3, "W": 4, "*": 0}
 CITY_EDGE: Final = 1
 ROAD_EDGE: Final = 2
 FIELD_EDGE: Final = 3
-GOODS_KINDS: Final = ("wine", "grain", "cloth")
+WATER_EDGE: Final = 4
+WILD_EDGE: Final = 0
 
 
 class Segment(msgspec.Struct, frozen=True):
     """One feature part printed on a tile, in the tile's unrotated orientation."""
 
     kind: Kind
-    edges: tuple[int, ...] = ()  # cities and roads: the edges they reach
+    edges: tuple[int, ...] = ()  # cities, roads and other features: the edges they reach
     halves: tuple[int, ...] = ()  # fields: the half-edges they reach
     borders: tuple[int, ...] = ()  # fields: indices of the tile's city segments they touch
     pennants: int = 0
-    goods: str | None = None
-    semicircle: bool = True  # cities: a one-edge cap drawn as a semicircle (R-CASTLE-2)
-    inn: bool = False
+    flags: tuple[str, ...] = ()  # words a set reads: inn, cathedral, goods=wine, angular…
+    name: str = ""  # Kind.OTHER: what feature it is (river…)
 
 
 class Orientation(msgspec.Struct, frozen=True):
@@ -58,7 +63,7 @@ class Orientation(msgspec.Struct, frozen=True):
 
     tile_id: str
     rotation: int
-    code: int  # the four edge codes packed, edge e at bits 2e..2e+1
+    code: int  # the four edge codes packed, edge e at bits 3e..3e+2
     edge_codes: tuple[int, int, int, int]
     edge_segment: tuple[int, int, int, int]  # segment index reaching each edge, -1 for fields
     half_segment: tuple[int, ...]  # field segment index at each half-edge, -1 where none
@@ -73,7 +78,7 @@ class TileType(msgspec.Struct, frozen=True):
     edges: str  # unrotated edge kinds, e.g. "CRFR"
     segments: tuple[Segment, ...]
     cloister_segment: int  # index of the cloister segment, -1 if none
-    bazaar: bool
+    tags: frozenset[str]  # one-word clauses a set reads: bazaar, volcano…
     orientations: tuple[Orientation, Orientation, Orientation, Orientation]
 
     @property
@@ -91,37 +96,30 @@ class TileType(msgspec.Struct, frozen=True):
 def _parse_segment(clause: str, cities: list[tuple[str, int]]) -> Segment:
     words = clause.split()
     head = words[0]
-    if head == "cloister":
-        return Segment(kind=Kind.CLOISTER)
+    kind = _BASE_KINDS.get(head, Kind.OTHER)
+    if kind == Kind.CLOISTER:
+        return Segment(kind=kind, flags=tuple(words[1:]))
     where, flags = words[1], words[2:]
-    if head == "city":
-        goods = [f.split("=", 1)[1] for f in flags if f.startswith("goods=")]
-        return Segment(
-            kind=Kind.CITY,
-            edges=tuple(EDGE_BY_NAME[e] for e in where.split("+")),
-            pennants=flags.count("pennant"),
-            goods=goods[0] if goods else None,
-            semicircle="angular" not in flags,
-        )
-    if head == "road":
-        return Segment(
-            kind=Kind.ROAD,
-            edges=tuple(EDGE_BY_NAME[e] for e in where.split("+")),
-            inn="inn" in flags,
-        )
-    if head == "field":
+    pennants = flags.count("pennant")
+    rest = tuple(f for f in flags if f != "pennant")
+    if kind == Kind.FIELD:
         halves_text, _, borders_text = where.partition(">")
         halves = () if halves_text == "inner" else tuple(HALF_BY_NAME[h] for h in halves_text.split("+"))
         city_index = dict(cities)
         borders = tuple(city_index[c] for c in borders_text.split(",")) if borders_text else ()
-        return Segment(kind=Kind.FIELD, halves=halves, borders=borders)
-    raise ValueError(f"unknown segment clause {clause!r}")
+        return Segment(kind=kind, halves=halves, borders=borders, flags=rest)
+    edges = () if where == "-" else tuple(EDGE_BY_NAME[e] for e in where.split("+"))
+    return Segment(
+        kind=kind, edges=edges, pennants=pennants, flags=rest, name="" if kind != Kind.OTHER else head
+    )
 
 
 def segment_name(segment: Segment, quarters: int) -> str:
     """Location name of a segment in board orientation, e.g. ``N+W``, ``Sw+Ws``, ``cloister``."""
     if segment.kind == Kind.CLOISTER:
         return "cloister"
+    if segment.kind == Kind.OTHER and not segment.edges:
+        return segment.name
     if segment.kind == Kind.FIELD:
         if not segment.halves:
             return "inner"
@@ -141,7 +139,7 @@ def _orient(tile_id: str, edges: str, segments: tuple[Segment, ...], quarters: i
         for h in seg.halves:
             half_segment[rotate_half(h, quarters)] = index
     names = tuple(segment_name(seg, quarters) for seg in segments)
-    code = sum(c << (2 * e) for e, c in enumerate(edge_codes))
+    code = sum(c << (EDGE_BITS * e) for e, c in enumerate(edge_codes))
     return Orientation(
         tile_id=tile_id,
         rotation=quarters * 90,
@@ -159,10 +157,10 @@ def _parse_line(line: str, expansion: str) -> TileType:
     segments: list[Segment] = []
     cities: list[tuple[str, int]] = []
     cloister_segment = -1
-    bazaar = False
+    tags: set[str] = set()
     for clause in (c.strip() for c in rest.split(";")):
-        if clause == "bazaar":
-            bazaar = True
+        if " " not in clause and clause not in _BASE_KINDS:
+            tags.add(clause)
             continue
         seg = _parse_segment(clause, cities)
         if seg.kind == Kind.CITY:
@@ -179,7 +177,7 @@ def _parse_line(line: str, expansion: str) -> TileType:
         edges=edges,
         segments=segs,
         cloister_segment=cloister_segment,
-        bazaar=bazaar,
+        tags=frozenset(tags),
         orientations=(o0, o1, o2, o3),
     )
 
@@ -188,6 +186,8 @@ def _load() -> dict[str, TileType]:
     tiles: dict[str, TileType] = {}
     for expansion, text in SETS.items():
         for line in text.strip().splitlines():
+            if not line.strip() or line.lstrip().startswith("#"):
+                continue
             tile = _parse_line(line, expansion)
             tiles[tile.id] = tile
     return tiles
@@ -221,21 +221,29 @@ def draw_pile(expansions: tuple[str, ...]) -> list[str]:
     return pile
 
 
-# fits(tile, constraint) cache: key = tile signature << 8 | constraint. Tile types with the
+# fits(tile, constraint) cache: key = tile signature << 12 | constraint. Tile types with the
 # same edges share entries, and only the constraints that occur get computed.
 _FITS: dict[int, tuple[int, ...]] = {}
 
 
 def rotations_fitting(tile_type: TileType, constraint: int) -> tuple[int, ...]:
     """Rotations (degrees) in which `tile_type` matches every edge fixed by `constraint`."""
-    key = (tile_type.orientations[0].code << 8) | constraint
+    key = (tile_type.orientations[0].code << 12) | constraint
     found = _FITS.get(key)
     if found is None:
-        # A 2-bit group is fixed when either of its bits is set.
-        mask = ((constraint | (constraint >> 1)) & 0x55) * 3
-        found = tuple(o.rotation for o in tile_type.orientations if o.code & mask == constraint)
+        found = tuple(o.rotation for o in tile_type.orientations if _matches(o, constraint))
         _FITS[key] = found
     return found
+
+
+def _matches(o: Orientation, constraint: int) -> bool:
+    """Every edge the constraint fixes shows the same kind, or is a wildcard of the tile."""
+    for edge in range(4):
+        theirs = (constraint >> (EDGE_BITS * edge)) & EDGE_MASK
+        mine = o.edge_codes[edge]
+        if theirs and mine != WILD_EDGE and mine != theirs:
+            return False
+    return True
 
 
 # bridge_needs(tile, constraint) cache, keyed like _FITS.
@@ -254,7 +262,7 @@ def _bridgeable(o: Orientation, axis: str, constraint: int) -> bool:
     """A bridge on the new tile along `axis`: both its ends on field (R-BRIDGE-3), each facing a
     road or an empty space (R-BRIDGE-4). The constraint says what each neighbour shows."""
     for edge in (0, 2) if axis == "NS" else (1, 3):
-        their = (constraint >> (2 * edge)) & 3
+        their = (constraint >> (EDGE_BITS * edge)) & EDGE_MASK
         if o.edge_codes[edge] != FIELD_EDGE or their not in (0, ROAD_EDGE):
             return False
     return True
@@ -269,7 +277,7 @@ def bridge_needs(tile_type: TileType, constraint: int) -> tuple[tuple[int, str, 
     A field edge against a neighbour's road needs a bridge on the new tile, along that edge's
     axis; a road edge against a neighbour's field needs one on that neighbour; a city never fits.
     """
-    key = (tile_type.orientations[0].code << 8) | constraint
+    key = (tile_type.orientations[0].code << 12) | constraint
     found = _BRIDGE_NEEDS.get(key)
     if found is None:
         needs = []
@@ -277,7 +285,7 @@ def bridge_needs(tile_type: TileType, constraint: int) -> tuple[tuple[int, str, 
             own: set[int] = set()
             theirs: list[int] = []
             for edge in range(4):
-                their = (constraint >> (2 * edge)) & 3
+                their = (constraint >> (EDGE_BITS * edge)) & EDGE_MASK
                 mine = o.edge_codes[edge]
                 if their == 0 or their == mine:
                     continue

@@ -275,7 +275,7 @@ class DrawWalk:
             after = self.drawer.draws[-1].after if self.drawer.draws else -1
             self.tile_step(self.current, "redraw", after)
         self.held = None
-        if TILES[tile_id].bazaar and self.supply is None:
+        if "bazaar" in TILES[tile_id].tags and self.supply is None:
             self.pending_bazaar = True
 
     def committed(self, index: int) -> None:

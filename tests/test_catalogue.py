@@ -113,7 +113,7 @@ EXPECTED: dict[str, Row] = {
     "TB/RRrr": Row(1, "RRRR", "", "N+S; E+W", "Wn+Nw; Ne+En; Es+Se; Sw+Ws"),
 }
 
-ALL_IDS = sorted(TILES)
+ALL_IDS = sorted(EXPECTED)  # the three sets this table covers
 
 EdgeSet = frozenset[str]
 
@@ -165,7 +165,7 @@ def _copies(expansion: str) -> int:
 
 
 def test_catalogue_holds_exactly_the_expected_tile_types() -> None:
-    assert set(TILES) == set(EXPECTED)
+    assert {t for t in TILES if TILES[t].expansion in ("base", "bcb", "tb")} == set(EXPECTED)
     by_set = Counter(t.expansion for t in TILES.values())
     assert by_set == {"base": 24, "bcb": 11, "tb": 24}
 
@@ -177,10 +177,14 @@ def test_base_set_has_72_tiles_including_the_start_tile() -> None:
     assert TILES[START_TILE].expansion == "base"
 
 
+def _goods(segment: Segment) -> str:
+    return next((f.split("=", 1)[1] for f in segment.flags if f.startswith("goods=")), "")
+
+
 def test_bcb_set_has_12_tiles_8_of_them_bazaars() -> None:
     assert _copies("bcb") == 12
-    assert sum(t.count for t in TILES.values() if t.bazaar) == 8
-    assert all(t.expansion == "bcb" for t in TILES.values() if t.bazaar)
+    assert sum(t.count for t in TILES.values() if "bazaar" in t.tags) == 8
+    assert all(t.expansion == "bcb" for t in TILES.values() if "bazaar" in t.tags)
 
 
 def test_tb_set_has_24_tiles_and_goods_wine_9_grain_6_cloth_5() -> None:
@@ -188,7 +192,7 @@ def test_tb_set_has_24_tiles_and_goods_wine_9_grain_6_cloth_5() -> None:
     goods: Counter[str] = Counter()
     tiles_with_goods = 0
     for t in TILES.values():
-        kinds = [s.goods for s in t.segments if s.goods is not None]
+        kinds = [_goods(s) for s in t.segments if _goods(s)]
         if kinds:
             assert t.expansion == "tb", t.id
             tiles_with_goods += t.count
@@ -235,16 +239,16 @@ def test_tile_matches_the_reference_table(tile_id: str) -> None:
     assert t.edges == row.edges
     assert actual_segments(t) == expected_segments(row)
     assert t.cloister == ("L" in flags)
-    assert t.bazaar == ("B" in flags)
+    assert ("bazaar" in t.tags) == ("B" in flags)
     assert sum(s.pennants for s in t.segments) == flags.count("P")
-    goods = {f"{s.goods}@{'+'.join(sorted(_edges(s), key='NESW'.index))}" for s in t.segments if s.goods}
+    goods = {f"{_goods(s)}@{'+'.join(sorted(_edges(s), key='NESW'.index))}" for s in t.segments if _goods(s)}
     assert goods == {f for f in flags if f.split("@")[0] in ("wine", "grain", "cloth")}
-    inns = {f"inn@{'+'.join(sorted(_edges(s)))}" for s in t.segments if s.inn}
+    inns = {f"inn@{'+'.join(sorted(_edges(s)))}" for s in t.segments if "inn" in s.flags}
     assert inns == {f for f in flags if f.startswith("inn@")}
     angular = {
         f"angular@{'+'.join(sorted(_edges(s)))}"
         for s in t.segments
-        if s.kind == Kind.CITY and not s.semicircle
+        if s.kind == Kind.CITY and "angular" in s.flags
     }
     assert angular == {f for f in flags if f.startswith("angular@")}
 
@@ -290,7 +294,7 @@ def test_tile_structure_is_consistent(tile_id: str) -> None:
                 assert 0 <= b < len(t.segments)
                 assert t.segments[b].kind == Kind.CITY, f"field border {b} is not a city"
         if s.kind != Kind.CITY:
-            assert s.pennants == 0 and s.goods is None
+            assert s.pennants == 0 and not _goods(s)
     assert sum(s.kind == Kind.CLOISTER for s in t.segments) == (1 if t.cloister else 0)
     assert t.count >= 1
 
@@ -358,7 +362,7 @@ def test_orientation_edges_are_the_unrotated_edges_shifted(tile_id: str) -> None
         for e in range(4):
             # Unrotated edge e faces (e + q) mod 4 after q clockwise quarter turns.
             assert o.edge_codes[(e + q) % 4] == EDGE_CODE[t.edges[e]]
-        assert o.code == sum(c << (2 * e) for e, c in enumerate(o.edge_codes))
+        assert o.code == sum(c << (3 * e) for e, c in enumerate(o.edge_codes))
         for index, seg in enumerate(t.segments):
             for e in seg.edges:
                 assert o.edge_segment[(e + q) % 4] == index

@@ -1,0 +1,44 @@
+"""The tile sets as data, one file per set: `<code>.tiles` beside this module.
+
+Each line is one tile type, unrotated: its JCloisterZone id (kept so that saved games import),
+how many copies the set has, its edges N E S W and its clauses. Edge letters: ``C`` city,
+``R`` road, ``F`` field, ``W`` water (a river), ``*`` an edge that matches anything and closes
+what meets it. Clauses, separated by ``;``:
+
+* ``city N+W`` one city touching the listed edges; ``road E+W`` one road through the listed
+  edges (``road S`` ends inside the tile); ``cloister``;
+* ``field Nw+Ne>E+W,S`` one field touching the listed half-edges (``inner`` if none) and,
+  after ``>``, the city segments of this tile it borders, named by their edges;
+* ``NAME N+S`` any other feature (``river N+S``): a segment that takes no follower unless a
+  set's rules say so;
+* after a segment's place, its flags: ``pennant`` (counted by the base game) and any words a
+  set reads (``goods=wine``, ``inn``, ``cathedral``, ``angular``…);
+* a clause of one word (``bazaar``, ``volcano``…) is a tag of the whole tile.
+
+The sets' codes are what users type (`--expansions base,bcb,tb`); `SET_ORDER` fixes the order
+tiles are listed in, so a seeded shuffle of the pile stays the same as sets are added.
+Blank lines and lines starting with ``#`` are ignored.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Final
+
+START_TILE: Final = "BA/RCr"
+
+SET_ORDER: Final = ("base", "bcb", "tb", "ic", "river", "am", "pd", "tower")
+
+_HERE = Path(__file__).parent
+
+
+def _read() -> dict[str, str]:
+    found = {}
+    for code in SET_ORDER:
+        path = _HERE / f"{code}.tiles"
+        if path.exists():
+            found[code] = path.read_text(encoding="utf-8")
+    return found
+
+
+SETS: Final[dict[str, str]] = _read()
