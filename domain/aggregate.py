@@ -16,9 +16,10 @@ from domain import events as ev
 from domain.commands import Command
 from domain.decide import decide
 from domain.errors import RuleViolation
+from domain.expansions import SETS
 from domain.rules import RuleSet, checked
 from domain.state import GameState, evolve
-from domain.tiles import EXPANSIONS, TILES
+from domain.tiles import TILES
 from domain.turns import automatic_event
 
 
@@ -109,9 +110,9 @@ def check_setup(
         raise RuleViolation("R-BASE-1", f"{fewest} to 6 players, not {len(players)}")
     if len(set(players)) != len(players):
         raise RuleViolation("R-BASE-1", "player names must be distinct")
-    unknown = [x for x in expansions if x not in EXPANSIONS]
+    unknown = [x for x in expansions if x not in SETS]
     if unknown or "base" not in expansions:
-        raise RuleViolation("R-BASE-2", f"expansions must include base and come from {', '.join(EXPANSIONS)}")
+        raise RuleViolation("R-BASE-2", f"expansions must include base and come from {', '.join(SETS)}")
     strangers = sorted({t for t in draw_order if t not in TILES})
     if strangers:
         raise RuleViolation("R-BASE-2", f"unknown tile id(s) in the draw order: {', '.join(strangers)}")

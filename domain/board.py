@@ -6,33 +6,20 @@ neighbours impose, and `rotations_fitting` maps (tile type, constraint) to rotat
 
 from __future__ import annotations
 
-from typing import Final
-
 from domain.features import FeatureGraph
-from domain.geometry import EDGE_OFFSETS, HALF_OPPOSITE, RING_OFFSETS, E, N, Pos, S, W, neighbour, opposite
+from domain.geometry import EDGE_OFFSETS, HALF_OPPOSITE, RING_OFFSETS, Pos, neighbour, opposite
 from domain.tiles import (
     EDGE_BITS,
     EDGE_MASK,
-    FIELD_EDGE,
-    ROAD_EDGE,
     Kind,
     Orientation,
     TileType,
-    bridge_needs,
     rotations_fitting,
 )
 
-BridgeSpot = tuple[int, int, str]  # (x, y, axis)
-
-
-AXES: Final = {"NS": (N, S), "EW": (E, W)}
-# A bridge's location name: the road it makes runs between these two edges (never a printed
-# segment's name, since both its edges were field).
-BRIDGE_NAMES: Final = {"NS": "N+S", "EW": "E+W"}
-
 
 class PlacedTile:
-    __slots__ = ("base", "bridge", "edge_codes", "edge_segment", "index", "orientation", "pos", "tile")
+    __slots__ = ("base", "edge_codes", "edge_segment", "extra", "index", "orientation", "pos", "tile")
 
     def __init__(self, index: int, pos: Pos, tile: TileType, orientation: Orientation, base: int) -> None:
         self.index = index
@@ -42,38 +29,31 @@ class PlacedTile:
         self.base = base  # segment id of the tile's first segment
         # Global segment id reaching each edge (roads and cities), -1 for field edges.
         self.edge_segment = [base + s if s >= 0 else -1 for s in orientation.edge_segment]
-        # Edge kinds as the board sees them: a bridge turns its two field edges into road.
+        # Edge kinds as the board sees them: a part's extra segment may change them.
         self.edge_codes = list(orientation.edge_codes)
-        self.bridge: str | None = None  # axis of the bridge on this tile (R-BRIDGE-3: one at most)
-
-    @property
-    def bridge_segment(self) -> int:
-        """Segment id of the bridge's road on this tile, -1 without a bridge."""
-        return -1 if self.bridge is None else self.edge_segment[AXES[self.bridge][0]]
+        self.extra: list[tuple[str, int, Kind]] = []  # (name, segment id, kind) a part laid here
 
     def segment(self, name: str) -> int:
-        """Segment id of the location `name` on this tile, its bridge included; KeyError if none."""
-        if self.bridge is not None and name == BRIDGE_NAMES[self.bridge]:
-            return self.bridge_segment
+        """Segment id of the location `name` on this tile, extra segments included; KeyError if none."""
+        for extra_name, sid, _ in self.extra:
+            if extra_name == name:
+                return sid
         return self.base + self.orientation.by_name[name]
 
     def locations(self) -> list[tuple[str, int, Kind]]:
-        """(name, segment id, kind) of every location on this tile: its segments, then its bridge."""
+        """(name, segment id, kind) of every location on this tile: its segments, then extra ones."""
         found = [
             (name, self.base + i, seg.kind)
             for i, (name, seg) in enumerate(zip(self.orientation.names, self.tile.segments, strict=True))
         ]
-        if self.bridge is not None:
-            found.append((BRIDGE_NAMES[self.bridge], self.bridge_segment, Kind.ROAD))
-        return found
+        return found + self.extra if self.extra else found
 
     def location(self, sid: int) -> str:
         """The location name of segment `sid` of this tile."""
         index = sid - self.base
         if 0 <= index < len(self.tile.segments):
             return self.orientation.names[index]
-        assert self.bridge is not None and sid == self.bridge_segment
-        return BRIDGE_NAMES[self.bridge]
+        return next(name for name, extra, _ in self.extra if extra == sid)
 
     def half_segment(self, half: int) -> int:
         s = self.orientation.half_segment[half]
@@ -172,7 +152,7 @@ class Board:
                     graph.union(mine, theirs)
         mine = placed.edge_segment[edge]
         theirs = other.edge_segment[(edge + 2) & 3]
-        # Road against field is left open here: the bridge placed with this tile joins it.
+        # A segment against nothing (a mismatch a part's extra segment mends) stays open here.
         if mine >= 0 and theirs >= 0:
             graph.join_edge(mine, theirs)
 
@@ -196,68 +176,21 @@ class Board:
             found.append(self.cloister_segment[pos])
         return found
 
-    # --- bridges (R-BRIDGE-*) ---
-
-    def add_bridge(self, pos: Pos, axis: str) -> int:
-        """Lay a bridge: a road segment across the tile joining two field edges (R-BRIDGE-4).
-
-        Trusts its input like `place`. Returns the bridge's segment id.
-        """
+    def add_segment(self, pos: Pos, kind: Kind, edges: tuple[int, ...], code: int, name: str) -> int:
+        """A part lays a segment of `kind` on the placed tile at `pos` reaching `edges`, which the
+        board then shows as `code`; it joins what continues it across those edges. Trusts its
+        input like `place`. Returns the new segment's id."""
         placed = self.at[pos]
-        sid = self.graph.add_segment(Kind.ROAD, placed.index, 2)
-        placed.bridge = axis
-        for edge in AXES[axis]:
+        sid = self.graph.add_segment(kind, placed.index, len(edges))
+        placed.extra.append((name, sid, kind))
+        for edge in edges:
             placed.edge_segment[edge] = sid
-            placed.edge_codes[edge] = ROAD_EDGE
+            placed.edge_codes[edge] = code
             q = neighbour(pos, edge)
             other = self.at.get(q)
             if other is None:
                 shift = EDGE_BITS * opposite(edge)
-                self._set_open(q, (self.open[q] & ~(EDGE_MASK << shift)) | (ROAD_EDGE << shift))
+                self._set_open(q, (self.open[q] & ~(EDGE_MASK << shift)) | (code << shift))
             else:
                 self.graph.join_edge(sid, other.edge_segment[opposite(edge)])
         return sid
-
-    def bridge_allowed(self, pos: Pos, axis: str) -> bool:
-        """A bridge on the placed tile at `pos`: both ends on field, no other bridge, each end
-        facing a road or an empty space (R-BRIDGE-3, R-BRIDGE-4)."""
-        placed = self.at[pos]
-        if placed.bridge is not None:
-            return False
-        for edge in AXES[axis]:
-            if placed.edge_codes[edge] != FIELD_EDGE:
-                return False
-            other = self.at.get(neighbour(pos, edge))
-            if other is not None and other.edge_codes[opposite(edge)] != ROAD_EDGE:
-                return False
-        return True
-
-    def bridge_spots(self, pos: Pos, neighbours: bool = True) -> list[BridgeSpot]:
-        """Voluntary bridges after placing at `pos`: on that tile or an orthogonal neighbour (R-BRIDGE-2)."""
-        spots: list[BridgeSpot] = []
-        around = (neighbour(pos, edge) for edge in range(4)) if neighbours else ()
-        for q in (pos, *around):
-            if q in self.at:
-                spots.extend((q[0], q[1], axis) for axis in AXES if self.bridge_allowed(q, axis))
-        return spots
-
-    def bridge_fix(self, tile: TileType, pos: Pos, rotation: int) -> BridgeSpot | None:
-        """The one bridge that makes an otherwise mismatching placement legal, if any (R-BRIDGE-4)."""
-        constraint = self.open.get(pos)
-        if constraint is None:
-            return None
-        for r, axis, edge in bridge_needs(tile, constraint):
-            if r == rotation:
-                return self.bridge_for(tile, pos, rotation, axis, edge)
-        return None
-
-    def bridge_for(self, tile: TileType, pos: Pos, rotation: int, axis: str, edge: int) -> BridgeSpot | None:
-        """Whether the bridge `bridge_needs` names can be laid: on the new tile along `axis`, or on
-        the neighbour across `edge`."""
-        if axis:  # checked against the neighbours already, through the constraint
-            return (pos[0], pos[1], axis)
-        # On the neighbour across `edge`, along that edge's axis. The new tile is not on the
-        # board yet, so the end facing it counts as facing an empty space; its road meets it.
-        q = neighbour(pos, edge)
-        axis = "NS" if edge in (N, S) else "EW"
-        return (q[0], q[1], axis) if self.bridge_allowed(q, axis) else None

@@ -7,7 +7,9 @@ from collections.abc import Sequence
 from uuid import UUID
 
 from domain.aggregate import Game
-from domain.commands import Bid, ChooseBazaarTile, Command, Deploy, Pass, PlaceBridge
+from domain.commands import Command, Deploy, Pass
+from domain.expansions.bazaars import Bid, ChooseBazaarTile
+from domain.expansions.bridges import PlaceBridge
 from domain.moves import expected_step, legal_commands, place_command, placement_options
 from domain.rules import RuleSet
 from domain.state import GameState

@@ -1,4 +1,8 @@
-"""What players ask for. Each command becomes one or two events, or a RuleViolation."""
+"""What players ask for in the base game. Each command becomes one or two events, or a RuleViolation.
+
+The parts of the sets add their own commands (`domain.expansions.AnyCommand` is all of them).
+`PlaceTile.bridge` is the one field of a set here: a placement a bridge makes possible carries
+it, and keeping it on `PlaceTile` keeps one command for every placement (R-BRIDGE-4)."""
 
 from __future__ import annotations
 
@@ -25,68 +29,12 @@ class PlaceTile(Command, frozen=True, kw_only=True):
     bridge: BridgeSpot | None = None  # the bridge this placement needs (R-BRIDGE-4)
 
 
-class PlaceBridge(Command, frozen=True, kw_only=True):
-    """A voluntary bridge, before deploying (R-BRIDGE-2, R-BRIDGE-6)."""
-
-    x: int
-    y: int
-    axis: Literal["NS", "EW"]
-
-
 class Deploy(Command, frozen=True, kw_only=True):
     location: str  # board-oriented segment name on the tile just placed, e.g. "N+W"
-    figure: Literal["follower", "builder", "pig"] = "follower"
+    figure: str = "follower"  # or a kind of figure a part of a set in play brings
 
 
 class Pass(Command, frozen=True, kw_only=True):
-    """Decline the current optional step: bridge and deployment, a castle, or a bid; or, holding a
-    tile that fits only with a bridge, the bridge, which discards the tile (R-BRIDGE-7)."""
-
-
-class ChooseCastle(Command, frozen=True, kw_only=True):
-    """Convert the completed city at `location` of the tile at (x, y) into a castle (R-CASTLE-3)."""
-
-    x: int
-    y: int
-    location: str
-
-
-class ChooseCastleTarget(Command, frozen=True, kw_only=True):
-    """Which completed feature a castle scores when several complete at once (R-CASTLE-7)."""
-
-    x: int
-    y: int
-    location: str
-
-
-class ChooseBazaarTile(Command, frozen=True, kw_only=True):
-    """Pick revealed tile `index` and open with `bid` (R-BAZAAR-4; 0 without an auction)."""
-
-    index: int
-    bid: int = 0
-
-
-class Bid(Command, frozen=True, kw_only=True):
-    amount: int
-
-
-class Buy(Command, frozen=True, kw_only=True):
-    pass
-
-
-class Sell(Command, frozen=True, kw_only=True):
-    pass
-
-
-AnyCommand = (
-    PlaceTile
-    | PlaceBridge
-    | Deploy
-    | Pass
-    | ChooseCastle
-    | ChooseCastleTarget
-    | ChooseBazaarTile
-    | Bid
-    | Buy
-    | Sell
-)
+    """Decline the current optional step (a deployment, or a part's optional decision); or, holding
+    a tile that fits only through a part's own placement (a bridge), decline that and discard the
+    tile (R-BRIDGE-7)."""

@@ -10,21 +10,24 @@ from __future__ import annotations
 
 from domain.tiles import Kind, TileType
 
+Figure = tuple[int, int, str]  # (player, segment id, kind of figure)
+
+# The strength of each kind of follower in a majority (R-BASE-6); kinds of figure not listed here
+# are not followers: they neither occupy a feature nor count. Parts add their own kinds.
+FOLLOWER_STRENGTH: dict[str, int] = {"follower": 1}
+
 
 class Feature:
     """What a whole feature holds; lives on its union-find root only."""
 
     __slots__ = (
         "borders",
-        "builders",
-        "castle",
+        "figures",
         "id",
         "kind",
         "marks",
-        "meeples",
         "open",
         "pennants",
-        "pigs",
         "tiles",
     )
 
@@ -34,21 +37,25 @@ class Feature:
         self.tiles = {tile}  # placed-tile indices: a tile counts once per feature (R-BASE-5)
         self.open = open_edges  # cities and roads: edges not yet matched by a neighbour
         self.pennants = pennants
-        self.meeples: list[tuple[int, int]] = []  # (player, segment id) of each follower
+        self.figures: list[Figure] = []  # every figure on it: followers and the parts' own
         self.borders: list[int] = []  # fields: segment ids of the cities they touch
-        self.marks: dict[str, int] = {}  # segment flags counted over the feature (inn, goods=wine…)
-        self.builders: list[tuple[int, int]] = []  # (player, segment id), never count for majority
-        self.pigs: list[tuple[int, int]] = []
-        self.castle = False  # a city converted into a castle (R-CASTLE-4)
+        self.marks: dict[str, int] = {}  # segment flags counted over the feature
+
+    def followers(self) -> list[Figure]:
+        strength = FOLLOWER_STRENGTH
+        return [f for f in self.figures if f[2] in strength]
+
+    def occupied(self) -> bool:
+        """A follower is on it (R-BASE-4)."""
+        strength = FOLLOWER_STRENGTH
+        return any(f[2] in strength for f in self.figures)
 
     def absorb(self, other: Feature) -> None:
         self.tiles |= other.tiles
         self.open += other.open
         self.pennants += other.pennants
-        self.meeples += other.meeples
+        self.figures += other.figures
         self.borders += other.borders
-        self.builders += other.builders
-        self.pigs += other.pigs
         if other.marks:
             marks = self.marks
             for flag, n in other.marks.items():
@@ -82,7 +89,7 @@ class FeatureGraph:
         return base
 
     def add_segment(self, kind: Kind, index: int, open_edges: int) -> int:
-        """One extra segment on placed tile `index` (a bridge's road, R-BRIDGE-4); returns its id."""
+        """One extra segment on placed tile `index`, laid by a part; returns its id."""
         sid = len(self.parent)
         self.parent.append(sid)
         self.segment_tile.append(index)

@@ -1,33 +1,23 @@
-"""What happens next in a state: whose decision it is, and every legal move for it."""
+"""What happens next in a state: whose decision it is, and every legal move for it.
+
+The base game's moves are here; the parts of the sets in play add theirs through their hooks
+(`placements`, `deployments`, `action_commands`, `pending`, `command_options`).
+"""
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
-from domain.bazaars import Step as AuctionStep
-from domain.board import BridgeSpot
-from domain.commands import (
-    Bid,
-    Buy,
-    ChooseBazaarTile,
-    ChooseCastle,
-    ChooseCastleTarget,
-    Command,
-    Deploy,
-    Pass,
-    PlaceBridge,
-    PlaceTile,
-    Sell,
-)
-from domain.commands import (
-    BridgeSpot as BridgeSpec,
-)
-from domain.state import GameState, Phase, castle_offer, castle_target_pending
-from domain.tiles import Kind, placement_entry, placement_table
+from domain.commands import Command, Deploy, Pass, PlaceTile
+from domain.state import GameState, Phase
+from domain.tiles import Kind, rotations_fitting
+
+if TYPE_CHECKING:
+    from domain.part import Part
 
 
 class Decision(NamedTuple):
-    step: str  # place, action, castle, castle-target, choose, bid, deal
+    step: str  # place, action, or a part's step
     player: int
 
 
@@ -43,24 +33,11 @@ def _expected_step(state: GameState) -> Decision | None:
         return Decision("place", state.current)
     if phase == Phase.ACTION and action_open(state):
         return Decision("action", state.current)
-    if phase == Phase.ACTION or phase == Phase.ACTION_DONE:
-        offer = castle_offer(state)
-        if offer is not None:
-            return Decision("castle", offer[1])
-        pending = castle_target_pending(state)
-        if pending is not None:
-            castle = state.castles[pending[0]]
-            owners = sorted({p for p, _ in state.board.graph.feature(castle.feature).meeples})
-            return Decision("castle-target", owners[0])
-        return None
-    if phase == Phase.AUCTION:
-        auction = state.auction
-        assert auction is not None
-        if auction.step == AuctionStep.CHOOSE:
-            return None if auction.last_one else Decision("choose", auction.chooser)
-        if auction.step == AuctionStep.BID:
-            return Decision("bid", auction.bidders[0])
-        return None if auction.high_bidder == auction.chooser else Decision("deal", auction.chooser)
+    if phase == Phase.ACTION or phase == Phase.ACTION_DONE or phase == Phase.INTERLUDE:
+        for part in state.parts:
+            decision = part.pending(state)
+            if decision is not None:
+                return decision
     return None
 
 
@@ -69,15 +46,13 @@ def actor(state: GameState) -> int | None:
     return None if decision is None else decision.player
 
 
-def bridges_in_play(state: GameState) -> bool:
-    return "bcb" in state.expansions and state.bridges[state.current] > 0
-
-
-Placement = tuple[int, int, int, BridgeSpot | None]  # x, y, rotation, the bridge it needs
+# x, y, rotation, and the command it takes when a part made the placement possible (None: a
+# plain PlaceTile).
+Placement = tuple[int, int, int, PlaceTile | None]
 
 
 def placement_options(state: GameState) -> list[Placement]:
-    """Every placement of the held tile, each with the bridge it needs (R-BASE-3, R-BRIDGE-4)."""
+    """Every placement of the held tile (R-BASE-3), and those the parts make possible."""
     found: list[Placement] = state.memoized("placements", lambda: _placement_options(state))
     return found
 
@@ -86,32 +61,25 @@ def _placement_options(state: GameState) -> list[Placement]:
     held = state.tile
     if state.phase != Phase.PLACE or held is None:
         return []
-    board = state.board
-    bridges = bridges_in_play(state)
     found: list[Placement] = []
-    # One table look-up per distinct constraint: the rotations that match, and those a bridge
-    # rescues (a bridge on a neighbour still checked position by position).
-    table = placement_table(held)
-    for constraint, positions in board.by_constraint.items():
-        fits, needs = table.get(constraint) or placement_entry(held, constraint)
+    # One table look-up per distinct constraint: the rotations that match there.
+    for constraint, positions in state.board.by_constraint.items():
+        fits = rotations_fitting(held, constraint)
         if fits:
             found += [(x, y, rotation, None) for x, y in positions for rotation in fits]
-        if bridges and needs:
-            for pos in positions:
-                for rotation, axis, edge in needs:
-                    spot = board.bridge_for(held, pos, rotation, axis, edge)
-                    if spot is not None:
-                        found.append((pos[0], pos[1], rotation, spot))
+    for part in state.parts:
+        part.placements(state, held, found)
     return found
 
 
 def legal_placements(state: GameState) -> list[tuple[int, int, int]]:
-    """Every (x, y, rotation) the held tile may take, bridges considered (R-BASE-3, R-BRIDGE-4)."""
+    """Every (x, y, rotation) the held tile may take (R-BASE-3, and the parts' own)."""
     return [(x, y, r) for x, y, r, _ in placement_options(state)]
 
 
-def may_decline_bridge(state: GameState) -> bool:
-    """The held tile fits only with a bridge: the player may decline and discard it (R-BRIDGE-7)."""
+def may_decline(state: GameState) -> bool:
+    """The held tile fits only through a part's own placement: the player may decline and discard
+    it rather than take that way (the part's rule says so; see its `decisions`)."""
     held = state.tile
     return state.phase == Phase.PLACE and held is not None and not state.board.fits_somewhere(held)
 
@@ -124,64 +92,53 @@ def fits_somewhere(state: GameState) -> bool:
     return bool(placement_options(state))
 
 
-def bridge_spots(state: GameState) -> list[BridgeSpot]:
-    """Voluntary bridges the current player may lay now (R-BRIDGE-1, R-BRIDGE-2)."""
-    placed = state.placed
-    if state.phase != Phase.ACTION or placed is None or state.bridge_sid >= 0 or not bridges_in_play(state):
-        return []
-    return state.board.bridge_spots(placed.pos, state.rules.bridge_on_neighbours)
+def figure_owner(state: GameState, figure: str) -> Part | None:
+    """The part in play that brings this kind of figure."""
+    return next((part for part in state.parts if figure in part.figures), None)
 
 
 def legal_deployments(state: GameState, figure: str = "follower") -> list[str]:
-    """Locations on the tile just placed (its bridge included) for a figure (R-BASE-4, R-TB-2, R-TB-5)."""
+    """Locations on the tile just placed (its extra segments included) for a figure (R-BASE-4,
+    or the rule of the part that brings the figure)."""
     placed = state.placed
     if state.phase != Phase.ACTION or placed is None:
         return []
-    me = state.current
+    if figure != "follower":
+        owner = figure_owner(state, figure)
+        return [] if owner is None else owner.deployments(state, figure)
+    if state.supply[state.current] == 0:
+        return []
     graph = state.board.graph
-    # A bridge on the tile just placed was laid in this part: a follower may go on it (R-BRIDGE-6).
-    locations = placed.locations()
-    if figure == "follower":
-        if state.supply[me] == 0:
-            return []
-        farmers = state.rules.farmers
-        return [
-            name
-            for name, sid, kind in locations
-            if (farmers or kind != Kind.FIELD) and not graph.feature(sid).meeples
-        ]
-    if figure == "builder":
-        wanted: tuple[Kind, ...] = (Kind.ROAD, Kind.CITY)
-        if state.builders[me] == 0:
-            return []
-    else:
-        wanted = (Kind.FIELD,)
-        if state.pigs[me] == 0:
-            return []
-    completed_too = figure != "builder" or state.rules.builder_on_completed
-    found = []
-    for name, sid, kind in locations:
-        feature = graph.feature(sid)
-        if kind in wanted and any(p == me for p, _ in feature.meeples) and (completed_too or feature.open):
-            found.append(name)
-    return found
+    farmers = state.rules.farmers
+    return [
+        name
+        for name, sid, kind in placed.locations()
+        if (farmers or kind != Kind.FIELD) and not graph.feature(sid).occupied()
+    ]
+
+
+def _part_figures(state: GameState) -> list[str]:
+    return [figure for part in state.parts for figure in part.figures]
 
 
 def action_open(state: GameState) -> bool:
-    """Anything left to do before scoring: a bridge or a deployment."""
+    """Anything left to do before scoring: a deployment or a part's action."""
     return bool(
         legal_deployments(state)
-        or bridge_spots(state)
-        or legal_deployments(state, "builder")
-        or legal_deployments(state, "pig")
+        or any(legal_deployments(state, figure) for figure in _part_figures(state))
+        or any(part.action_commands(state) for part in state.parts)
     )
+
+
+def step_owner(state: GameState, step: str) -> Part:
+    return next(part for part in state.parts if step in part.steps)
 
 
 def legal_commands(state: GameState) -> list[Command]:
     """Every command the deciding player may give now; empty when nobody is to act.
 
-    Clients (bots, the HTTP service, user interfaces) offer exactly these. Bids are listed up to
-    the next 10 points above the current bid; higher bids are legal too.
+    Clients (bots, the HTTP service, user interfaces) offer exactly these. A part may list only
+    some of an unbounded range of numbers; the rest are legal too.
     """
     decision = expected_step(state)
     if decision is None:
@@ -189,60 +146,24 @@ def legal_commands(state: GameState) -> list[Command]:
     step = decision.step
     if step == "place":
         commands: list[Command] = [place_command(p) for p in placement_options(state)]
-        if may_decline_bridge(state):
-            commands.append(Pass())  # R-BRIDGE-7: no bridge, and the tile is discarded
+        if may_decline(state):
+            commands.append(Pass())  # no extra means of placing it, and the tile is discarded
         return commands
     if step == "action":
-        return [
-            *(PlaceBridge(x=x, y=y, axis=axis) for x, y, axis in bridge_spots(state)),  # type: ignore[arg-type]
-            *(Deploy(location=loc) for loc in legal_deployments(state)),
-            *(Deploy(location=loc, figure="builder") for loc in legal_deployments(state, "builder")),
-            *(Deploy(location=loc, figure="pig") for loc in legal_deployments(state, "pig")),
-            Pass(),
-        ]
-    if step == "castle":
-        offer = castle_offer(state)
-        assert offer is not None
-        x, y, location = feature_handle(state, offer[0])
-        return [ChooseCastle(x=x, y=y, location=location), Pass()]
-    if step == "castle-target":
-        pending = castle_target_pending(state)
-        assert pending is not None
-        return [
-            ChooseCastleTarget(x=h[0], y=h[1], location=h[2])
-            for h in (feature_handle(state, f.id) for f in pending[1])
-        ]
-    auction = state.auction
-    assert auction is not None
-    if step == "choose":
-        if auction.free:
-            return [ChooseBazaarTile(index=i) for i in auction.remaining()]
-        top = max_bid(state, decision.player)
-        return [
-            ChooseBazaarTile(index=i, bid=b) for i in auction.remaining() for b in range(0, min(top, 10) + 1)
-        ]
-    if step == "bid":
-        top = max_bid(state, decision.player)
-        return [*(Bid(amount=b) for b in range(auction.high + 1, min(top, auction.high + 10) + 1)), Pass()]
-    deal: list[Command] = [Sell()]
-    if not state.rules.bazaar_no_credit or state.scores[decision.player] >= auction.high:
-        deal.insert(0, Buy())
-    return deal
+        found: list[Command] = [Deploy(location=loc) for loc in legal_deployments(state)]
+        for figure in _part_figures(state):
+            found += [Deploy(location=loc, figure=figure) for loc in legal_deployments(state, figure)]
+        for part in state.parts:
+            found += part.action_commands(state)
+        return [*found, Pass()]
+    owner = step_owner(state, step)
+    options = owner.command_options(state, step)
+    return [*options, Pass()] if step in owner.pass_steps else options
 
 
 def place_command(placement: Placement) -> PlaceTile:
-    x, y, rotation, spot = placement
-    if spot is None:
-        return PlaceTile(x=x, y=y, rotation=rotation)
-    bridge = BridgeSpec(x=spot[0], y=spot[1], axis=spot[2])  # type: ignore[arg-type]
-    return PlaceTile(x=x, y=y, rotation=rotation, bridge=bridge)
-
-
-def max_bid(state: GameState, player: int) -> int:
-    """The highest bid allowed: unbounded, or the bidder's score under V-BAZAAR-NOCREDIT."""
-    if state.rules.bazaar_no_credit:
-        return max(state.scores[player], 0)
-    return 10**6
+    x, y, rotation, command = placement
+    return command if command is not None else PlaceTile(x=x, y=y, rotation=rotation)
 
 
 def feature_handle(state: GameState, root: int) -> tuple[int, int, str]:
@@ -253,3 +174,12 @@ def feature_handle(state: GameState, root: int) -> tuple[int, int, str]:
     placed = board.tiles[max(graph.feature(root).tiles)]  # tile indices grow as tiles are placed
     name = next(name for name, sid, _ in placed.locations() if graph.find(sid) == root)
     return placed.pos[0], placed.pos[1], name
+
+
+def root_at(state: GameState, x: int, y: int, location: str) -> int:
+    """The feature (root segment id) at `location` of the tile at (x, y); -1 if there is none."""
+    placed = state.board.at.get((x, y))
+    try:
+        return -1 if placed is None else state.board.graph.find(placed.segment(location))
+    except KeyError:
+        return -1

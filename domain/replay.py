@@ -20,21 +20,10 @@ import msgspec
 
 from domain import events as ev
 from domain.aggregate import Game, check_setup
-from domain.commands import (
-    Bid,
-    Buy,
-    ChooseBazaarTile,
-    ChooseCastle,
-    ChooseCastleTarget,
-    Command,
-    Deploy,
-    Pass,
-    PlaceBridge,
-    PlaceTile,
-    Sell,
-)
+from domain.commands import Command, Deploy, Pass, PlaceTile
 from domain.decide import decide
 from domain.errors import RuleViolation
+from domain.expansions import PARTS
 from domain.rules import RuleSet, audit_variants
 from domain.state import GameState
 from domain.turns import automatic_event
@@ -55,46 +44,10 @@ def _placement(e: ev.TilePlaced) -> tuple[int, Command]:
 
 
 def _deployment(e: ev.FollowerDeployed) -> tuple[int, Command]:
-    return e.player, Deploy(location=e.location, figure=e.figure)  # type: ignore[arg-type]
+    return e.player, Deploy(location=e.location, figure=e.figure)
 
 
-def _bridge(e: ev.BridgePlaced) -> tuple[int, Command]:
-    return e.player, PlaceBridge(x=e.x, y=e.y, axis=e.axis)  # type: ignore[arg-type]
-
-
-def _castle(e: ev.CastleBuilt) -> tuple[int, Command]:
-    return e.player, ChooseCastle(x=e.x, y=e.y, location=e.location)
-
-
-def _castle_target(e: ev.CastleTargetChosen) -> tuple[int, Command]:
-    return e.player, ChooseCastleTarget(x=e.x, y=e.y, location=e.location)
-
-
-def _choice(e: ev.BazaarTileChosen) -> tuple[int, Command]:
-    return e.player, ChooseBazaarTile(index=e.index, bid=e.bid)
-
-
-def _free_pick(e: ev.BazaarTileAssigned) -> tuple[int, Command]:
-    return e.player, ChooseBazaarTile(index=e.index)
-
-
-def _bid(e: ev.BidRaised) -> tuple[int, Command]:
-    return e.player, Bid(amount=e.bid)
-
-
-def _buy(e: ev.TileBought) -> tuple[int, Command]:
-    return e.player, Buy()
-
-
-def _sell(e: ev.TileSold) -> tuple[int, Command]:
-    return e.player, Sell()
-
-
-def _decline(e: ev.TileDiscarded) -> tuple[int, Command]:
-    return e.player, Pass()
-
-
-def _pass(e: ev.Passed) -> tuple[int, Command]:
+def _pass(e: ev.Passed | ev.TileDiscarded) -> tuple[int, Command]:
     return e.player, Pass()
 
 
@@ -102,43 +55,21 @@ DECISIONS: dict[type[ev.Event], Decision] = {
     ev.TilePlaced: Decision(_placement, "R-BASE-3"),
     ev.FollowerDeployed: Decision(_deployment, "R-BASE-4"),
     ev.Passed: Decision(_pass, "R-BASE-4"),
-    ev.BridgePlaced: Decision(_bridge, "R-BRIDGE-2"),
-    ev.CastleBuilt: Decision(_castle, "R-CASTLE-3"),
-    ev.CastleTargetChosen: Decision(_castle_target, "R-CASTLE-7"),
-    ev.BazaarTileChosen: Decision(_choice, "R-BAZAAR-4"),
-    ev.BazaarTileAssigned: Decision(_free_pick, "V-BAZAAR-NOAUCTION"),
-    ev.BidRaised: Decision(_bid, "R-BAZAAR-4"),
-    ev.TileBought: Decision(_buy, "R-BAZAAR-5"),
-    ev.TileSold: Decision(_sell, "R-BAZAAR-5"),
-    ev.TileDiscarded: Decision(_decline, "R-BRIDGE-7"),
+    **{t: Decision(*found) for part in PARTS for t, found in part.decisions.items()},
 }
-"""Every event a player decides, by type. A new kind of decision (a bridge, a bid…) adds its
-entry here; an event type missing from both tables is refused wherever it appears."""
+"""Every event a player decides, by type: the base game's and each part's (`Part.decisions`);
+an event type missing from both tables is refused wherever it appears."""
 
 ENGINE_RULES: dict[type[ev.Event], str] = {
     ev.TileDrawn: "R-BASE-3",
     ev.TileDiscarded: "R-BASE-3",
     ev.TurnEnded: "R-BASE-5",
     ev.GameEnded: "R-BASE-8",
-    ev.BuilderTurnGranted: "R-TB-3",
-    ev.BuilderTurnTaken: "R-TB-3",
-    ev.BazaarOpened: "R-BAZAAR-4",
-    ev.BazaarTilesTakenFaceDown: "V-ORDER-FACEDOWN",
-    ev.BazaarRevealed: "V-ORDER-FACEDOWN",
-    ev.BazaarDeferred: "R-BAZAAR-8",
-    ev.BazaarResumed: "R-BAZAAR-8",
-    ev.BazaarDropped: "V-ORDER-JCZ",
-    ev.BazaarTileTaken: "R-BAZAAR-7",
-    ev.TileBought: "R-BAZAAR-5",  # the chooser's unchallenged bid, paid to nobody
-    ev.BazaarTileAssigned: "R-BAZAAR-6",  # the last tile, free
+    **{t: rule for part in PARTS for t, rule in part.engine_rules.items()},
 }
 """Every event the engine records itself, with the rule cited when a log disagrees with it.
-A bazaar purchase, a tile assignment and a discard are sometimes the engine's (an unchallenged
-bid, the last tile, a tile that fits nowhere) and sometimes a player's (buy, a free pick, a tile
-declined rather than bridged): they are in both tables."""
-
-DUAL = frozenset({ev.TileBought, ev.BazaarTileAssigned, ev.TileDiscarded})
-"""Every event the engine records itself, with the rule cited when a log disagrees with it."""
+Some events are sometimes the engine's and sometimes a player's (a discard of a tile that fits
+nowhere or one declined; a part's unchallenged bid or free pick): they are in both tables."""
 
 
 class ReplayError(Exception):

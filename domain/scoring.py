@@ -5,10 +5,8 @@ from __future__ import annotations
 import msgspec
 
 from domain.board import Board
-from domain.features import Feature
+from domain.features import FOLLOWER_STRENGTH, Feature
 from domain.tiles import KIND_NAMES, Kind
-
-GOODS_KINDS = ("wine", "grain", "cloth")
 
 Parts = tuple[tuple[str, int], ...]
 
@@ -18,7 +16,7 @@ class Award(msgspec.Struct, frozen=True, kw_only=True):
 
     player: int
     points: int
-    category: str  # road, city, cloister, farm
+    category: str  # road, city, cloister, farm, or what a part scores
     rule: str
     parts: Parts
     feature: int  # the feature's id (-1 when the award is not for one feature)
@@ -29,10 +27,12 @@ class Award(msgspec.Struct, frozen=True, kw_only=True):
 
 
 def majority(feature: Feature) -> list[int]:
-    """Players with the most followers on the feature; all of them score it (R-BASE-6)."""
+    """Players with the greatest follower strength on the feature; all of them score it (R-BASE-6)."""
     counts: dict[int, int] = {}
-    for player, _ in feature.meeples:
-        counts[player] = counts.get(player, 0) + 1
+    strength = FOLLOWER_STRENGTH
+    for player, _, kind in feature.figures:
+        if kind in strength:
+            counts[player] = counts.get(player, 0) + strength[kind]
     if not counts:
         return []
     best = max(counts.values())
@@ -61,43 +61,6 @@ def incomplete_value(board: Board, feature: Feature) -> tuple[int, Parts]:
     pos = board.tiles[next(iter(feature.tiles))].pos
     around = board.cloister_neighbours(pos)
     return 1 + around, (("tiles", 1 + around),)
-
-
-def farm_value(board: Board, field: Feature, castle_value: int, pig: bool = False) -> tuple[int, Parts]:
-    """3 per completed city the field touches, 4 per castle; one more each with the pig.
-
-    (R-BASE-8, R-CASTLE-10, R-TB-6)
-    """
-    graph = board.graph
-    roots = {graph.find(sid) for sid in field.borders}
-    cities = castles = 0
-    for root in roots:
-        feature = graph.features[root]
-        if feature is None:
-            continue
-        if feature.castle:
-            castles += 1
-        elif feature.open == 0:
-            cities += 1
-    bonus = 1 if pig else 0
-    value = (3 + bonus) * cities + (castle_value + bonus) * castles
-    parts: Parts = (("cities", cities),)
-    if castles:
-        parts += (("castles", castles),)
-    if pig:
-        parts += (("pig", 1),)
-    return value, parts
-
-
-def goods_majorities(goods: list[dict[str, int]]) -> list[tuple[int, str, int]]:
-    """(player, kind, tokens) for everyone holding the most of a kind of trade goods: each
-    scores 10 for it, ties included (R-TB-7)."""
-    found = []
-    for kind in GOODS_KINDS:
-        best = max((held.get(kind, 0) for held in goods), default=0)
-        if best:
-            found += [(player, kind, best) for player, held in enumerate(goods) if held.get(kind, 0) == best]
-    return found
 
 
 def category(feature: Feature) -> str:

@@ -28,11 +28,12 @@ from eventsourcing.persistence import (
 
 from domain import events as ev
 from domain.aggregate import Game, project_game
+from domain.expansions import EVENT_TYPES
 
 DEFAULT_DB = "carc.sqlite"
 
 _ENCODER = msgspec.msgpack.Encoder()
-_DECODERS = {name: msgspec.msgpack.Decoder(cls) for name, cls in ev.EVENT_TYPES.items()}
+_DECODERS = {name: msgspec.msgpack.Decoder(cls) for name, cls in EVENT_TYPES.items()}
 _STARTED_DECODER = msgspec.msgpack.Decoder(ev.GameStarted)
 
 

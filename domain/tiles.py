@@ -28,7 +28,7 @@ class Kind(IntEnum):
     ROAD = 1
     FIELD = 2
     CLOISTER = 3
-    OTHER = 4  # a feature a set defines (a river…): named by `Segment.name`
+    OTHER = 4  # a feature a set defines: named by `Segment.name`
 
 
 KIND_NAMES: Final = ("city", "road", "field", "cloister", "other")
@@ -54,8 +54,8 @@ class Segment(msgspec.Struct, frozen=True):
     halves: tuple[int, ...] = ()  # fields: the half-edges they reach
     borders: tuple[int, ...] = ()  # fields: indices of the tile's city segments they touch
     pennants: int = 0
-    flags: tuple[str, ...] = ()  # words a set reads: inn, cathedral, goods=wine, angular…
-    name: str = ""  # Kind.OTHER: what feature it is (river…)
+    flags: tuple[str, ...] = ()  # words a set reads (see `domain.catalogue`)
+    name: str = ""  # Kind.OTHER: what feature it is
 
 
 class Orientation(msgspec.Struct, frozen=True):
@@ -78,7 +78,7 @@ class TileType(msgspec.Struct, frozen=True):
     edges: str  # unrotated edge kinds, e.g. "CRFR"
     segments: tuple[Segment, ...]
     cloister_segment: int  # index of the cloister segment, -1 if none
-    tags: frozenset[str]  # one-word clauses a set reads: bazaar, volcano…
+    tags: frozenset[str]  # one-word clauses a set reads
     orientations: tuple[Orientation, Orientation, Orientation, Orientation]
 
     @property
@@ -244,82 +244,3 @@ def _matches(o: Orientation, constraint: int) -> bool:
         if theirs and mine != WILD_EDGE and mine != theirs:
             return False
     return True
-
-
-# bridge_needs(tile, constraint) cache, keyed like _FITS.
-_BRIDGE_NEEDS: dict[int, tuple[tuple[int, str, int], ...]] = {}
-_AXIS_OF_EDGES: Final = {
-    frozenset({0}): "NS",
-    frozenset({2}): "NS",
-    frozenset({0, 2}): "NS",
-    frozenset({1}): "EW",
-    frozenset({3}): "EW",
-    frozenset({1, 3}): "EW",
-}
-
-
-def _bridgeable(o: Orientation, axis: str, constraint: int) -> bool:
-    """A bridge on the new tile along `axis`: both its ends on field (R-BRIDGE-3), each facing a
-    road or an empty space (R-BRIDGE-4). The constraint says what each neighbour shows."""
-    for edge in (0, 2) if axis == "NS" else (1, 3):
-        their = (constraint >> (EDGE_BITS * edge)) & EDGE_MASK
-        if o.edge_codes[edge] != FIELD_EDGE or their not in (0, ROAD_EDGE):
-            return False
-    return True
-
-
-def bridge_needs(tile_type: TileType, constraint: int) -> tuple[tuple[int, str, int], ...]:
-    """For each rotation that mismatches only where a bridge could help: (rotation, axis of a
-    bridge on the new tile or "", edge whose neighbour needs the bridge or -1) (R-BRIDGE-4).
-    A bridge on the new tile is known to be possible from the constraint alone; one on a
-    neighbour still needs that neighbour checked (`Board.bridge_for`).
-
-    A field edge against a neighbour's road needs a bridge on the new tile, along that edge's
-    axis; a road edge against a neighbour's field needs one on that neighbour; a city never fits.
-    """
-    key = (tile_type.orientations[0].code << 12) | constraint
-    found = _BRIDGE_NEEDS.get(key)
-    if found is None:
-        needs = []
-        for o in tile_type.orientations:
-            own: set[int] = set()
-            theirs: list[int] = []
-            for edge in range(4):
-                their = (constraint >> (EDGE_BITS * edge)) & EDGE_MASK
-                mine = o.edge_codes[edge]
-                if their == 0 or their == mine:
-                    continue
-                if mine == FIELD_EDGE and their == ROAD_EDGE:
-                    own.add(edge)
-                elif mine == ROAD_EDGE and their == FIELD_EDGE:
-                    theirs.append(edge)
-                else:
-                    own, theirs = set(), [-1, -1]  # not fixable
-                    break
-            axis = _AXIS_OF_EDGES.get(frozenset(own), "")
-            if axis and not theirs and _bridgeable(o, axis, constraint):
-                needs.append((o.rotation, axis, -1))
-            elif len(theirs) == 1 and not own:
-                needs.append((o.rotation, "", theirs[0]))
-        found = tuple(needs)
-        _BRIDGE_NEEDS[key] = found
-    return found
-
-
-# Per tile signature: constraint -> (rotations that fit, bridge needs), filled as constraints occur.
-_TABLES: dict[int, dict[int, tuple[tuple[int, ...], tuple[tuple[int, str, int], ...]]]] = {}
-
-
-def placement_table(
-    tile_type: TileType,
-) -> dict[int, tuple[tuple[int, ...], tuple[tuple[int, str, int], ...]]]:
-    """The look-up behind legal placements: one dict read per open position."""
-    return _TABLES.setdefault(tile_type.orientations[0].code, {})
-
-
-def placement_entry(
-    tile_type: TileType, constraint: int
-) -> tuple[tuple[int, ...], tuple[tuple[int, str, int], ...]]:
-    entry = (rotations_fitting(tile_type, constraint), bridge_needs(tile_type, constraint))
-    placement_table(tile_type)[constraint] = entry
-    return entry

@@ -27,6 +27,7 @@ import pyarrow.parquet as pq
 
 from domain import events as ev
 from domain.aggregate import Game
+from domain.expansions import bazaars as bz
 from domain.scoring import category, completed_value, majority
 from domain.state import GameState
 from domain.store import GameStore
@@ -104,18 +105,18 @@ _EVENT_COLUMNS = ("player", "tile", "x", "y", "rotation", "location")
 _NOT_DETAIL = {*_EVENT_COLUMNS, "originator_id", "originator_version"}
 
 
-def _bid_row(state: GameState, event: ev.BazaarTileChosen | ev.BidRaised) -> dict[str, object]:
+def _bid_row(state: GameState, event: bz.BazaarTileChosen | bz.BidRaised) -> dict[str, object]:
     """A bid, read before it is applied: the auction still shows the tile on sale."""
-    auction = state.auction
+    auction = bz.bazaars(state).auction
     assert auction is not None
-    opening = isinstance(event, ev.BazaarTileChosen)
+    opening = isinstance(event, bz.BazaarTileChosen)
     return {
         "game": str(state.id),
         "version": event.originator_version,
         "turn": state.turn,
         "player": state.players[event.player],
         "amount": event.bid,
-        "tile": auction.tiles[event.index if isinstance(event, ev.BazaarTileChosen) else auction.index],
+        "tile": auction.tiles[event.index if isinstance(event, bz.BazaarTileChosen) else auction.index],
         "opening": opening,
     }
 
@@ -145,7 +146,7 @@ def game_rows(events: Sequence[ev.Event]) -> Rows:
                         "players": ", ".join(names[p] for p in majority(feature)),
                     }
                 )
-        if isinstance(event, ev.BazaarTileChosen | ev.BidRaised):
+        if isinstance(event, bz.BazaarTileChosen | bz.BidRaised):
             rows["bids"].append(_bid_row(state, event))
         game.replay(event)
         fields = msgspec.to_builtins(event)

@@ -4,6 +4,12 @@ from __future__ import annotations
 
 import msgspec
 
+from domain.expansions.bridges import NAME as BRIDGES
+from domain.expansions.bridges import bridges
+from domain.expansions.castles import NAME as CASTLES
+from domain.expansions.castles import castles
+from domain.expansions.goods import NAME as GOODS
+from domain.expansions.goods import goods
 from domain.state import GameState, segment_location
 
 
@@ -61,15 +67,12 @@ def board_view(state: GameState) -> BoardView:
     graph = board.graph
     meeples = []
     for feature in graph.roots():
-        for figure, holders in (
-            ("follower", feature.meeples),
-            ("builder", feature.builders),
-            ("pig", feature.pigs),
-        ):
-            for player, sid in holders:
-                x, y, location = segment_location(board, sid)
-                meeples.append(MeepleView(player=player, x=x, y=y, location=location, figure=figure))
+        for player, sid, figure in feature.figures:
+            x, y, location = segment_location(board, sid)
+            meeples.append(MeepleView(player=player, x=x, y=y, location=location, figure=figure))
     meeples.sort(key=lambda m: (m.x, m.y, m.location, m.figure, m.player))
+    bridge_axes = bridges(state).axis if state.has(BRIDGES) else {}
+    built = castles(state).all if state.has(CASTLES) else []
     return BoardView(
         version=state.version,
         phase=str(state.phase),
@@ -85,12 +88,10 @@ def board_view(state: GameState) -> BoardView:
         supply=tuple(state.supply),
         scores=tuple(state.scores),
         discarded=tuple(state.discarded),
-        bridges=tuple(BridgeView(x=t.pos[0], y=t.pos[1], axis=t.bridge) for t in board.tiles if t.bridge),
-        castles=tuple(
-            CastleView(tiles=c.positions, owners=tuple(c.owners), scored=c.scored) for c in state.castles
-        ),
-        bridge_supply=tuple(state.bridges),
-        castle_supply=tuple(state.castles_left),
-        goods=tuple(dict(g) for g in state.goods),
+        bridges=tuple(BridgeView(x=x, y=y, axis=axis) for (x, y), axis in bridge_axes.items()),
+        castles=tuple(CastleView(tiles=c.positions, owners=tuple(c.owners), scored=c.scored) for c in built),
+        bridge_supply=tuple(bridges(state).left) if state.has(BRIDGES) else (),
+        castle_supply=tuple(castles(state).left) if state.has(CASTLES) else (),
+        goods=tuple(dict(g) for g in goods(state)) if state.has(GOODS) else (),
         agenda=tuple(f"{e.item}:{e.player}" for e in state.agenda),
     )

@@ -7,18 +7,20 @@ from collections.abc import Sequence
 import msgspec
 
 from domain import events as ev
+from domain.expansions import bazaars as bz
+from domain.expansions.builders import BuilderTurnTaken
 from domain.provenance import rule_of
 from domain.rules import ORDER_VARIANTS, RuleSet
 
 # Events that open a turn part, and the part's name.
 _PART_STARTS: dict[type[ev.Event], str] = {
     ev.TileDrawn: "normal",
-    ev.BuilderTurnTaken: "builder",
-    ev.BazaarTileTaken: "bazaar tile",
-    ev.BazaarOpened: "bazaar auction",
-    ev.BazaarResumed: "deferred bazaar",
-    ev.BazaarTilesTakenFaceDown: "bazaar tiles face down",
-    ev.BazaarRevealed: "bazaar auction",
+    BuilderTurnTaken: "builder",
+    bz.BazaarTileTaken: "bazaar tile",
+    bz.BazaarOpened: "bazaar auction",
+    bz.BazaarResumed: "deferred bazaar",
+    bz.BazaarTilesTakenFaceDown: "bazaar tiles face down",
+    bz.BazaarRevealed: "bazaar auction",
 }
 _SKIP = frozenset({"originator_id", "originator_version"})
 

@@ -18,6 +18,7 @@ from eventsourcing.projection import Projection
 
 from domain import events as ev
 from domain.aggregate import Game
+from domain.expansions import EVENT_TYPES
 from domain.store import GameStore, open_store
 from projections.board import board_view
 from projections.views import BoardChange, BoardItem, GameSummary, GameViews, ScoreRow, open_views
@@ -28,7 +29,7 @@ POLL_SECONDS = 0.2  # pause when caught up, before looking for new events
 
 class GameProjection(Projection[GameViews]):
     name = "GameProjection"
-    topics = tuple(ev.EVENT_TYPES)  # game events only; the service's records are not games
+    topics = tuple(EVENT_TYPES)  # game events only; the service's records are not games
 
     def __init__(self, view: GameViews, store: GameStore) -> None:
         super().__init__(view)

@@ -10,16 +10,26 @@ bridge): a follower as its owner's seat number (1-based), a builder as a lower-c
 from __future__ import annotations
 
 from domain.board import Board
+from domain.expansions.bridges import AXES, bridges
+from domain.expansions.bridges import NAME as BRIDGES
+from domain.expansions.castles import NAME as CASTLES
+from domain.expansions.castles import castles
+from domain.geometry import Pos
 from domain.state import GameState
 from domain.tiles import CITY_EDGE, ROAD_EDGE, Kind
 
 _EDGE_CELLS = ((0, 1), (1, 2), (2, 1), (1, 0))  # (row, col) of N, E, S, W
 _HALF_CELLS = ((0, 0), (0, 2), (0, 2), (2, 2), (2, 2), (2, 0), (2, 0), (0, 0))
 _ROAD_CHARS = ("|", "-", "|", "-")
-_KIND_CHARS = {1: "#", 3: "."}
+_KIND_CHARS = {0: "*", 1: "#", 3: ".", 4: "~"}
+_FOLLOWER = "123456"
+_GLYPHS = {"builder": "abcdef", "pig": "ABCDEF"}
+_LAYER = {"pig": 0, "builder": 1}  # drawn first, so a follower on the same segment shows over them
 
 
-def _tile_block(board: Board, index: int, marks: dict[int, str], castles: set[int]) -> list[list[str]]:
+def _tile_block(
+    board: Board, index: int, marks: dict[int, str], castles: set[int], axes: dict[Pos, str]
+) -> list[list[str]]:
     placed = board.tiles[index]
     o = placed.orientation
     graph = board.graph
@@ -31,9 +41,10 @@ def _tile_block(board: Board, index: int, marks: dict[int, str], castles: set[in
         if code == CITY_EDGE and segment >= 0 and graph.find(placed.base + segment) in castles:
             cells[r][c] = "K"
     cells[1][1] = "o" if placed.tile.cloister else " "
-    if placed.bridge is not None:
-        cells[1][1] = "H" if placed.bridge == "NS" else "="
-        mark = marks.get(placed.bridge_segment)
+    axis = axes.get(placed.pos)
+    if axis is not None:
+        cells[1][1] = "H" if axis == "NS" else "="
+        mark = marks.get(placed.edge_segment[AXES[axis][0]])
         if mark is not None:
             cells[1][1] = mark
     for i, seg in enumerate(placed.tile.segments):
@@ -54,20 +65,17 @@ def _tile_block(board: Board, index: int, marks: dict[int, str], castles: set[in
 def render_board(state: GameState) -> str:
     board = state.board
     marks: dict[int, str] = {}
-    castles = {board.graph.find(c.feature) for c in state.castles}
+    built = castles(state).roots if state.has(CASTLES) else set()
+    axes = bridges(state).axis if state.has(BRIDGES) else {}
     for feature in board.graph.roots():
-        for player, sid in feature.pigs:
-            marks[sid] = "ABCDEF"[player]
-        for player, sid in feature.builders:
-            marks[sid] = "abcdef"[player]
-        for player, sid in feature.meeples:
-            marks[sid] = str(player + 1)
+        for player, sid, figure in sorted(feature.figures, key=lambda f: _LAYER.get(f[2], 2)):
+            marks[sid] = _GLYPHS.get(figure, _FOLLOWER)[player]
     xs = [t.pos[0] for t in board.tiles]
     ys = [t.pos[1] for t in board.tiles]
     width = max(xs) - min(xs) + 1
     rows = [[" "] * (3 * width) for _ in range(3 * (max(ys) - min(ys) + 1))]
     for placed in board.tiles:
-        block = _tile_block(board, placed.index, marks, castles)
+        block = _tile_block(board, placed.index, marks, built, axes)
         ox = 3 * (placed.pos[0] - min(xs))
         oy = 3 * (placed.pos[1] - min(ys))
         for r in range(3):

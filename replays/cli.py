@@ -26,10 +26,10 @@ from domain import events as ev
 from domain.aggregate import Game
 from domain.bots import DEFAULT_NAMES, play_bot_game
 from domain.errors import RuleViolation
+from domain.expansions import SETS as EXPANSIONS
 from domain.replay import ReplayError, Verdict, audit, describe, events_through_turn, replay
 from domain.rules import ORDERS, VARIANTS, RuleSet
 from domain.store import DEFAULT_DB, GameStore, StoreError, open_store, storage_errors
-from domain.tiles import EXPANSIONS
 from projections.analytics import Format, export_analytics
 from projections.board import board_view
 from projections.explain import explain_turn, turns_in

@@ -25,25 +25,16 @@ import msgspec
 
 from domain.aggregate import Game
 from domain.catalogue import START_TILE
-from domain.commands import (
-    Bid,
-    Buy,
-    ChooseBazaarTile,
-    ChooseCastle,
-    ChooseCastleTarget,
-    Command,
-    Deploy,
-    Pass,
-    PlaceBridge,
-    PlaceTile,
-    Sell,
-)
+from domain.commands import Command, Deploy, Pass, PlaceTile
 from domain.errors import RuleViolation
+from domain.expansions.bazaars import Bid, Buy, ChooseBazaarTile, Sell
+from domain.expansions.bridges import PlaceBridge
+from domain.expansions.castles import ChooseCastle, ChooseCastleTarget, target_pending
 from domain.geometry import EDGE_BY_NAME, EDGE_NAMES, HALF_BY_NAME, HALF_NAMES
 from domain.moves import expected_step, feature_handle, legal_commands
 from domain.rules import RuleSet
 from domain.scoring import completed_value
-from domain.state import GameState, castle_target_pending
+from domain.state import GameState
 from domain.tiles import TILES
 
 # Our expansion codes -> the JCloisterZone tile set and the setup elements each one brings.
@@ -415,7 +406,7 @@ def _answer_unasked(game: Game) -> None:
     completion (JCZ-3, R-CASTLE-7)."""
     state = game.state
     while (decision := expected_step(state)) is not None and decision.step == "castle-target":
-        pending = castle_target_pending(state)
+        pending = target_pending(state)
         assert pending is not None
         best = max(pending[1], key=lambda f: completed_value(f)[0])
         x, y, location = feature_handle(state, best.id)
@@ -449,7 +440,7 @@ def _command(index: int, message: JczMessage, state: GameState) -> Command | Non
             raise JczError(f"message {index} deploys a {'.'.join(figure) or 'figure'} we do not support")
         try:
             location = location_name(msgspec.convert(payload["pointer"], JczPointer))
-            return Deploy(location=location, figure=ours)  # type: ignore[arg-type]
+            return Deploy(location=location, figure=ours)
         except (KeyError, msgspec.ValidationError) as e:
             raise JczError(f"message {index}: unreadable pointer {payload.get('pointer')!r}") from e
     if kind == "PASS":

@@ -22,6 +22,7 @@ import msgspec
 
 from domain import events as ev
 from domain.aggregate import Game
+from domain.expansions import EVENT_TYPES, GameEvent
 from domain.replay import Replay, ReplayError, describe
 from domain.rules import RuleSet
 
@@ -62,13 +63,13 @@ class RecordError(Exception):
 
 
 _ENCODER = msgspec.json.Encoder()
-_EVENT: msgspec.json.Decoder[ev.Event] = msgspec.json.Decoder(ev.GameEvent)
+_EVENT: msgspec.json.Decoder[ev.Event] = msgspec.json.Decoder(GameEvent)
 _KEYS = msgspec.json.Decoder(dict[str, msgspec.Raw])  # field names only; values stay unparsed
 _SIGNATURE = msgspec.json.Decoder(_Signature)
 _HEADER = msgspec.json.Decoder(Header)
 # Event structs ignore unknown fields; a file must not carry any, so each type's fields are known here.
 _FIELDS = {
-    cls: {f.encode_name for f in msgspec.structs.fields(cls)} | {"type"} for cls in ev.EVENT_TYPES.values()
+    cls: {f.encode_name for f in msgspec.structs.fields(cls)} | {"type"} for cls in EVENT_TYPES.values()
 }
 
 
@@ -202,8 +203,8 @@ def _invalid(line: bytes, error: msgspec.ValidationError) -> str:
     if not isinstance(fields, dict):
         return "an event is a JSON object"
     kind = fields.get("type")
-    if kind not in ev.EVENT_TYPES:
-        return f"unknown event type {kind!r}; known: {', '.join(ev.EVENT_TYPES)}"
+    if kind not in EVENT_TYPES:
+        return f"unknown event type {kind!r}; known: {', '.join(EVENT_TYPES)}"
     return f"bad {kind}: {error}"
 
 

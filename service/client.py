@@ -25,8 +25,7 @@ from uuid import UUID, uuid4
 import aiohttp
 import msgspec
 
-from domain.commands import AnyCommand
-from domain.events import GameEvent
+from domain.expansions import AnyCommand, GameEvent
 from domain.rules import RuleSet
 from projections.scores import ScoreReport
 from service.schema import GameCreated, GameView, MoveAnswer, MoveBody, NewGame, Problem, SeatToken

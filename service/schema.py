@@ -13,8 +13,8 @@ from uuid import UUID
 import msgspec
 
 from domain.aggregate import Game
-from domain.commands import AnyCommand
-from domain.events import Event, GameEvent
+from domain.events import Event
+from domain.expansions import AnyCommand, GameEvent
 from domain.moves import actor, legal_commands
 from domain.rules import RuleSet
 from projections.board import BoardView, board_view

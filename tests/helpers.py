@@ -13,8 +13,9 @@ from typing import NamedTuple
 from domain.aggregate import Game
 from domain.commands import Deploy, Pass, PlaceTile
 from domain.events import Event
+from domain.features import Feature
 from domain.rules import RuleSet
-from domain.state import Phase, segment_location
+from domain.state import GameState, Phase, segment_location
 from domain.store import open_store
 
 PLAYERS = ("Ann", "Bob")
@@ -66,7 +67,7 @@ def meeples(game: Game) -> list[tuple[int, int, int, str]]:
     board = game.state.board
     found = []
     for feature in board.graph.roots():
-        for player, sid in feature.meeples:
+        for player, sid in figures(feature):
             found.append((player, *segment_location(board, sid)))
     return sorted(found)
 
@@ -84,3 +85,14 @@ def saved_and_reloaded(game: Game, path: Path) -> tuple[list[Event], Game]:
         return reopened.game_events(game.id), reopened.load(game.id)
     finally:
         reopened.close()
+
+
+def figures(feature: Feature, kind: str = "follower") -> list[tuple[int, int]]:
+    """(player, segment id) of each figure of one kind on a feature."""
+    return [(p, sid) for p, sid, k in feature.figures if k == kind]
+
+
+def in_supply(state: GameState, kind: str) -> list[int]:
+    """Each player's figures of a part's kind still in supply (none when the part is not in play)."""
+    found: list[int] = state.ext["figures"].get(kind, [0] * len(state.players))
+    return found

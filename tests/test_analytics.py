@@ -14,8 +14,8 @@ import pyarrow.parquet as pq
 import pytest
 from typer.testing import CliRunner
 
-from domain import events as ev
 from domain.bots import play_bot_game
+from domain.expansions import bazaars as bz
 from domain.store import open_store
 from projections.analytics import SCHEMAS
 from replays.cli import app
@@ -24,7 +24,7 @@ GAMES = [
     *(play_bot_game(players, seed) for players, seed in ((2, 1), (3, 2), (2, 3))),
     play_bot_game(3, 4, expansions=("base", "bcb", "tb")),
 ]
-BIDS = [e for g in GAMES for e in g.pending if isinstance(e, ev.BazaarTileChosen | ev.BidRaised)]
+BIDS = [e for g in GAMES for e in g.pending if isinstance(e, bz.BazaarTileChosen | bz.BidRaised)]
 
 README_QUERY = """
 SELECT s.player, count(DISTINCT s.game) AS games, sum(s.points) AS points
@@ -61,7 +61,7 @@ def test_parquet_tables_have_the_expected_rows(db: str, tmp_path: Path) -> None:
     assert rows["bids"] == len(BIDS) > 0
     bids = tables["bids"].to_pylist()
     assert [(b["version"], b["amount"], b["opening"]) for b in bids] == [
-        (e.originator_version, e.bid, isinstance(e, ev.BazaarTileChosen)) for e in BIDS
+        (e.originator_version, e.bid, isinstance(e, bz.BazaarTileChosen)) for e in BIDS
     ]
     assert all(b["tile"] for b in bids)
     games = {r["game"]: r for r in tables["games"].to_pylist()}

@@ -16,8 +16,11 @@ from typer.testing import CliRunner
 from domain import events as ev
 from domain.bots import play_bot_game
 from domain.commands import Deploy, PlaceTile
+from domain.expansions import EVENT_TYPES
+from domain.expansions import bazaars as bz
+from domain.expansions import builders as bd
 from domain.moves import legal_deployments
-from domain.replay import DECISIONS, DUAL, ENGINE_RULES, ReplayError, audit, replay
+from domain.replay import DECISIONS, ENGINE_RULES, ReplayError, audit, replay
 from domain.rules import RuleSet, audit_variants
 from replays import records
 from replays.cli import app
@@ -92,9 +95,9 @@ def test_audit_variants_differ_from_the_rules_they_vary() -> None:
 
 def test_every_event_type_is_either_a_decision_or_the_engines_own() -> None:
     """An event type missing from both replay tables could never be imported."""
-    kinds = set(ev.EVENT_TYPES.values()) - {ev.GameStarted}
+    kinds = set(EVENT_TYPES.values()) - {ev.GameStarted}
     assert set(DECISIONS) | set(ENGINE_RULES) == kinds
-    assert set(DECISIONS) & set(ENGINE_RULES) == DUAL
+    assert set(DECISIONS) & set(ENGINE_RULES) == {ev.TileDiscarded, bz.TileBought, bz.BazaarTileAssigned}
 
 
 def test_r_base_4_a_file_illegal_under_its_own_rules_is_audited_and_refused_on_import(tmp_path: Path) -> None:
@@ -137,9 +140,9 @@ def _first_disputed(events: list[ev.Event]) -> int | None:
     """Index of the first event whose place depends on the ordering: an auction held right after
     the host's builder tile was granted (V-ORDER-HIG holds the bazaar first), or a deferral."""
     for i, event in enumerate(events):
-        if isinstance(event, ev.BazaarDeferred):
+        if isinstance(event, bz.BazaarDeferred):
             return None  # the orderings differ here too; look for a game with the plain conflict
-        if isinstance(event, ev.BazaarOpened) and isinstance(events[i - 1], ev.BuilderTurnGranted):
+        if isinstance(event, bz.BazaarOpened) and isinstance(events[i - 1], bd.BuilderTurnGranted):
             return i
     return None
 

@@ -8,18 +8,11 @@ from collections.abc import Callable
 import pytest
 
 from domain.aggregate import Game
-from domain.commands import (
-    Bid,
-    Buy,
-    ChooseBazaarTile,
-    ChooseCastle,
-    Command,
-    Deploy,
-    Pass,
-    PlaceBridge,
-    PlaceTile,
-)
+from domain.commands import Command, Deploy, Pass, PlaceTile
 from domain.errors import RuleViolation
+from domain.expansions import bazaars as bz
+from domain.expansions import bridges as br
+from domain.expansions import castles as cs
 from domain.rules import RuleSet
 from projections.board import board_view
 
@@ -35,17 +28,17 @@ def bazaar_of_three(rules: RuleSet | None = None) -> Game:
     )
     game.execute(RED, PlaceTile(x=0, y=1, rotation=0))
     game.execute(RED, Deploy(location="Nw+Ne+En+Es+Se+Sw+Ws+Wn"))
-    game.execute(BLUE, ChooseBazaarTile(index=0, bid=2))
+    game.execute(BLUE, bz.ChooseBazaarTile(index=0, bid=2))
     return game
 
 
 def blue_has_a_tile() -> Game:
     """Blue bought tile 0; Green chose tile 2 and opened with 2; Red is to bid."""
     game = bazaar_of_three()
-    game.execute(GREEN, Bid(amount=3))
-    game.execute(RED, Bid(amount=4))
-    game.execute(BLUE, Buy())
-    game.execute(GREEN, ChooseBazaarTile(index=2, bid=2))
+    game.execute(GREEN, bz.Bid(amount=3))
+    game.execute(RED, bz.Bid(amount=4))
+    game.execute(BLUE, bz.Buy())
+    game.execute(GREEN, bz.ChooseBazaarTile(index=2, bid=2))
     return game
 
 
@@ -60,7 +53,7 @@ def no_credit_bazaar() -> Game:
     game.execute(ANN, Pass())  # no castle: the city scores 4
     game.execute(BOB, PlaceTile(x=0, y=1, rotation=0))
     game.execute(BOB, Pass())
-    game.execute(ANN, ChooseBazaarTile(index=0, bid=1))
+    game.execute(ANN, bz.ChooseBazaarTile(index=0, bid=1))
     assert game.state.scores == [4, 0]
     return game
 
@@ -81,16 +74,16 @@ def three_tile_city_closed() -> Game:
 
 
 CASES: list[tuple[str, Callable[[], Game], int, Command, str, str]] = [
-    ("bid lower than the current bid", bazaar_of_three, GREEN, Bid(amount=1), "R-BAZAAR-4", "raise"),
-    ("bid equal to the current bid", bazaar_of_three, GREEN, Bid(amount=2), "R-BAZAAR-4", "raise"),
-    ("bid by a player who has a tile", blue_has_a_tile, BLUE, Bid(amount=9), "R-BAZAAR-4", "Red"),
-    ("bid above the score", no_credit_bazaar, BOB, Bid(amount=2), "V-BAZAAR-NOCREDIT", "score"),
-    ("bid far above the score", no_credit_bazaar, BOB, Bid(amount=5), "V-BAZAAR-NOCREDIT", "score"),
+    ("bid lower than the current bid", bazaar_of_three, GREEN, bz.Bid(amount=1), "R-BAZAAR-4", "raise"),
+    ("bid equal to the current bid", bazaar_of_three, GREEN, bz.Bid(amount=2), "R-BAZAAR-4", "raise"),
+    ("bid by a player who has a tile", blue_has_a_tile, BLUE, bz.Bid(amount=9), "R-BAZAAR-4", "Red"),
+    ("bid above the score", no_credit_bazaar, BOB, bz.Bid(amount=2), "V-BAZAAR-NOCREDIT", "score"),
+    ("bid far above the score", no_credit_bazaar, BOB, bz.Bid(amount=5), "V-BAZAAR-NOCREDIT", "score"),
     (
         "bridge with a pillar on a road",
         after_placing_below_start,
         ANN,
-        PlaceBridge(x=0, y=0, axis="EW"),
+        br.PlaceBridge(x=0, y=0, axis="EW"),
         "R-BRIDGE-3",
         "field",
     ),
@@ -98,7 +91,7 @@ CASES: list[tuple[str, Callable[[], Game], int, Command, str, str]] = [
         "castle on a three-tile city",
         three_tile_city_closed,
         BOB,
-        ChooseCastle(x=0, y=-2, location="S"),
+        cs.ChooseCastle(x=0, y=-2, location="S"),
         "R-CASTLE-2",
         "3 tiles",
     ),

@@ -10,6 +10,8 @@ from typer.testing import CliRunner
 
 from domain import events as ev
 from domain.aggregate import Game
+from domain.expansions import bazaars as bz
+from domain.expansions import builders as bd
 from domain.rules import ORDER_VARIANTS, ORDERS, Order
 from domain.store import open_store
 from projections.explain import explain_turn
@@ -41,7 +43,7 @@ def _turn_of(events: list[ev.Event], kind: type[ev.Event]) -> int:
 
 @pytest.mark.parametrize("order", ORDERS)
 def test_the_turn_with_a_deferred_or_dropped_bazaar_names_its_ordering(order: Order) -> None:
-    kind = ev.BazaarDropped if order == "jcz" else ev.BazaarDeferred
+    kind = bz.BazaarDropped if order == "jcz" else bz.BazaarDeferred
     events = list(game_with(order, kind).pending)
     explanation = explain_turn(events, _turn_of(events, kind))
     assert explanation.ordering == ORDER_VARIANTS[order]
@@ -58,8 +60,8 @@ def test_the_turn_with_a_deferred_or_dropped_bazaar_names_its_ordering(order: Or
 
 
 def test_explain_command_prints_the_parts_and_refuses_a_turn_past_the_end(tmp_path: Path) -> None:
-    game = game_with("hig", ev.BuilderTurnTaken)
-    turn = _turn_of(list(game.pending), ev.BuilderTurnTaken)
+    game = game_with("hig", bd.BuilderTurnTaken)
+    turn = _turn_of(list(game.pending), bd.BuilderTurnTaken)
     db = str(tmp_path / "g.sqlite")
     open_store(db).save_game(game)
     result = runner.invoke(app, ["explain", str(game.id)[:8], "--turn", str(turn), "--db", db, "--json"])

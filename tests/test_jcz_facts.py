@@ -18,9 +18,10 @@ import pytest
 
 from domain import events as ev
 from domain.aggregate import Game
-from domain.bazaars import Auction
 from domain.bots import DEFAULT_NAMES, RandomBot, shuffled_pile
-from domain.moves import bridge_spots, legal_deployments
+from domain.expansions import bazaars as bz
+from domain.expansions.bridges import spots as bridge_spots
+from domain.moves import legal_deployments
 from domain.rules import RuleSet
 from domain.state import GameState, Phase
 from replays.check import check_file
@@ -172,7 +173,7 @@ def test_JCZ_readings_are_switched_on_for_imports_only() -> None:
 def test_JCZ_bazaar_choice_after_a_sale(moves_on: bool, next_chooser: int) -> None:
     # Host 0: seat 1 chooses first, seat 2 outbids, seat 1 sells. R-BAZAAR-6: seat 1 chooses
     # again; JCloisterZone passes the choice on to the next seat without a tile, seat 0.
-    auction = Auction(0, ("BA/L", "BA/C", "BA/Rr"), 3, free=False, hidden=False, moves_on=moves_on)
+    auction = bz.Auction(0, ("BA/L", "BA/C", "BA/Rr"), 3, free=False, hidden=False, moves_on=moves_on)
     assert auction.chooser == 1
     auction.open_sale(1, 0, 1)
     auction.raise_bid(2, 2)

@@ -16,7 +16,9 @@ import pytest
 
 from domain import events as ev
 from domain.aggregate import Game
-from domain.commands import ChooseBazaarTile, Command, Deploy, Pass, PlaceTile
+from domain.commands import Command, Deploy, Pass, PlaceTile
+from domain.expansions import bazaars as bz
+from domain.expansions import builders as bd
 from domain.moves import expected_step, legal_commands
 from domain.rules import ORDER_VARIANTS, ORDERS, Order, RuleSet
 from domain.state import GameState
@@ -48,15 +50,15 @@ Preference = Callable[[GameState, list[PlaceTile]], PlaceTile]
 # The turn-part events a sequence is made of.
 PART_EVENTS = (
     ev.TileDrawn,
-    ev.BuilderTurnGranted,
-    ev.BuilderTurnTaken,
-    ev.BazaarOpened,
-    ev.BazaarTilesTakenFaceDown,
-    ev.BazaarRevealed,
-    ev.BazaarTileTaken,
-    ev.BazaarDeferred,
-    ev.BazaarResumed,
-    ev.BazaarDropped,
+    bd.BuilderTurnGranted,
+    bd.BuilderTurnTaken,
+    bz.BazaarOpened,
+    bz.BazaarTilesTakenFaceDown,
+    bz.BazaarRevealed,
+    bz.BazaarTileTaken,
+    bz.BazaarDeferred,
+    bz.BazaarResumed,
+    bz.BazaarDropped,
     ev.GameEnded,
 )
 
@@ -112,11 +114,11 @@ def drive(
             wanted = deploys.get(state.placed.pos)
             command = wanted if wanted is not None else Pass()
         elif decision.step == "choose":
-            auction = state.auction
+            auction = bz.bazaars(state).auction
             assert auction is not None
             left = auction.remaining()
             wished = [i for i in left if auction.tiles[i] in wishes.get(decision.player, ())]
-            command = ChooseBazaarTile(index=(wished or left)[0], bid=0)
+            command = bz.ChooseBazaarTile(index=(wished or left)[0], bid=0)
         elif decision.step == "bid":
             command = Pass()
         else:
@@ -133,13 +135,13 @@ def play(order: Order, pile: Sequence[str]) -> Game:
 
 def describe(event: ev.Event, players: Sequence[str] = PLAYERS) -> str:
     name = type(event).__name__
-    if isinstance(event, ev.TileDrawn | ev.BuilderTurnTaken | ev.BazaarTileTaken):
+    if isinstance(event, ev.TileDrawn | bd.BuilderTurnTaken | bz.BazaarTileTaken):
         return f"{name} {players[event.player]} {event.tile}"
-    if isinstance(event, ev.BuilderTurnGranted):
+    if isinstance(event, bd.BuilderTurnGranted):
         return f"{name} {players[event.player]}"
-    if isinstance(event, ev.BazaarOpened | ev.BazaarResumed | ev.BazaarTilesTakenFaceDown):
+    if isinstance(event, bz.BazaarOpened | bz.BazaarResumed | bz.BazaarTilesTakenFaceDown):
         return f"{name} {players[event.host]} {','.join(event.tiles)}"
-    if isinstance(event, ev.BazaarRevealed | ev.BazaarDeferred | ev.BazaarDropped):
+    if isinstance(event, bz.BazaarRevealed | bz.BazaarDeferred | bz.BazaarDropped):
         return f"{name} {players[event.host]}"
     return name
 
@@ -373,7 +375,7 @@ def tiles_placed(game: Game) -> dict[int, list[str]]:
 def test_V_ORDER_HIG_defers_a_bazaar_drawn_in_a_round_builder_part_and_a_deferred_one_defers_again() -> None:
     game = play("hig", PILE_B)
     assert parts(game) == EXPECTED_B_HIG
-    assert not game.state.deferred and not game.state.won_tiles
+    assert not bz.bazaars(game.state).deferred and not bz.bazaars(game.state).won
 
 
 @pytest.mark.parametrize("order", ORDERS, ids=ORDER_IDS)

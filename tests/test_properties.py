@@ -24,6 +24,7 @@ from domain.state import GameState, Phase
 from domain.store import GameStore, open_store
 from domain.tiles import TILES, TileType
 from projections.board import board_view
+from tests.helpers import figures
 
 seeds = st.integers(min_value=0, max_value=2**32 - 1)
 player_counts = st.integers(min_value=2, max_value=5)
@@ -76,7 +77,7 @@ def test_followers_are_never_lost_or_duplicated(seed: int, players: int) -> None
         if isinstance(event, ev.GameStarted):
             assert state.supply == [7] * players  # R-BASE-1
             continue
-        on_board = [m for f in state.board.graph.roots() for m in f.meeples]
+        on_board = [m for f in state.board.graph.roots() for m in figures(f)]
         assert len(set(on_board)) == len(on_board), f"a follower counted twice after {event}"
         for p in range(players):
             mine = sum(1 for player, _ in on_board if player == p)

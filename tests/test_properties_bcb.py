@@ -16,11 +16,15 @@ from hypothesis import strategies as st
 from domain import events as ev
 from domain.aggregate import Game
 from domain.bots import play_bot_game
+from domain.expansions import bazaars as bz
+from domain.expansions import bridges as br
+from domain.expansions import builders as bd
+from domain.expansions import castles as cs
 from domain.geometry import EDGE_OFFSETS
 from domain.rules import RuleSet
-from domain.state import GameState, player_supply
+from domain.state import GameState
 from domain.tiles import Kind
-from tests.helpers import saved_and_reloaded
+from tests.helpers import figures, saved_and_reloaded
 
 BCB = ("base", "bcb")
 RULES = [
@@ -57,7 +61,7 @@ def stepwise(events: list[ev.Event]) -> list[tuple[ev.Event, GameState]]:
 
 
 def on_board(state: GameState, player: int) -> int:
-    return sum(1 for f in state.board.graph.roots() for p, _ in f.meeples if p == player)
+    return sum(1 for f in state.board.graph.roots() for p, _ in figures(f) if p == player)
 
 
 @settings(max_examples=25, deadline=None)
@@ -73,7 +77,7 @@ def test_followers_are_conserved_and_all_home_at_the_end(seed: int, players: int
             assert state.supply[p] + on_board(state, p) == rules.followers, f"after {event}"
     assert game.over
     assert game.state.supply == [rules.followers] * players
-    assert all(not f.meeples for f in game.state.board.graph.roots())
+    assert all(not figures(f) for f in game.state.board.graph.roots())
 
 
 @settings(max_examples=25, deadline=None)
@@ -88,14 +92,14 @@ def test_bazaar_payments_sum_to_zero_per_sale_and_equal_the_bid(
     game = Game(events[0].originator_id)
     for event in events:
         game.replay(event)
-        if isinstance(event, ev.BazaarTileChosen):
+        if isinstance(event, bz.BazaarTileChosen):
             high = event.bid
-        elif isinstance(event, ev.BidRaised):
+        elif isinstance(event, bz.BidRaised):
             assert event.bid > high  # R-BAZAAR-4: every bid raises
             high = event.bid
             if rules.bazaar_no_credit:
                 assert event.bid <= game.state.scores[event.player]
-        elif isinstance(event, ev.TileBought | ev.TileSold):
+        elif isinstance(event, bz.TileBought | bz.TileSold):
             sales += 1
             assert event.price == high
             moved = [a for a in awards if a.version == event.originator_version]
@@ -103,8 +107,8 @@ def test_bazaar_payments_sum_to_zero_per_sale_and_equal_the_bid(
             if event.price == 0:
                 assert moved == []
                 continue
-            payer = event.player if isinstance(event, ev.TileBought) else event.buyer
-            payee = event.payee if isinstance(event, ev.TileBought) else event.player
+            payer = event.player if isinstance(event, bz.TileBought) else event.buyer
+            payee = event.payee if isinstance(event, bz.TileBought) else event.player
             by_player = {a.player: a.points for a in moved}
             assert by_player[payer] == -event.price
             if payee is None:  # the chooser's own bid stood: paid to nobody (R-BAZAAR-5)
@@ -117,7 +121,7 @@ def test_bazaar_payments_sum_to_zero_per_sale_and_equal_the_bid(
     bazaar_awards = [a for a in awards if a.category == "bazaar"]
     if rules.bazaar_no_auction:
         assert bazaar_awards == [] and sales == 0
-    nobody = sum(e.price for e in events if isinstance(e, ev.TileBought) and e.payee is None)
+    nobody = sum(e.price for e in events if isinstance(e, bz.TileBought) and e.payee is None)
     assert sum(a.points for a in bazaar_awards) == -nobody
 
 
@@ -125,33 +129,33 @@ def test_bazaar_payments_sum_to_zero_per_sale_and_equal_the_bid(
 @given(seed=seeds, players=player_counts, rules=rule_sets)
 def test_bridge_and_castle_supplies_match_their_events(seed: int, players: int, rules: RuleSet) -> None:
     _, events = bot_game(players, seed, rules)
-    start = player_supply(players, 3, 2)
+    start = 3 if players <= 4 else 2  # R-BRIDGE-1, R-CASTLE-1
     bridges = [0] * players
     castles = [0] * players
     game = Game(events[0].originator_id)
     for event in events:
         game.replay(event)
         state = game.state
-        if isinstance(event, ev.BridgePlaced):
+        if isinstance(event, br.BridgePlaced):
             bridges[event.player] += 1
-        if isinstance(event, ev.CastleBuilt):
+        if isinstance(event, cs.CastleBuilt):
             castles[event.player] += 1
-        assert all(b >= 0 for b in state.bridges)
-        assert all(c >= 0 for c in state.castles_left)
-        assert [start - b for b in bridges] == state.bridges
-        assert [start - c for c in castles] == state.castles_left
+        assert all(b >= 0 for b in br.bridges(state).left)
+        assert all(c >= 0 for c in cs.castles(state).left)
+        assert [start - b for b in bridges] == br.bridges(state).left
+        assert [start - c for c in castles] == cs.castles(state).left
     # R-BRIDGE-2: at most one bridge per turn part.
     per_part: dict[tuple[int, int], int] = {}
     part = 0
     for event in events:
-        if isinstance(event, ev.TileDrawn | ev.BuilderTurnTaken | ev.BazaarTileTaken):
+        if isinstance(event, ev.TileDrawn | bd.BuilderTurnTaken | bz.BazaarTileTaken):
             part += 1
-        if isinstance(event, ev.BridgePlaced):
+        if isinstance(event, br.BridgePlaced):
             per_part[(part, event.player)] = per_part.get((part, event.player), 0) + 1
     assert all(n == 1 for n in per_part.values())
-    assert sum(len(c.owners) for c in game.state.castles) == sum(castles)
+    assert sum(len(c.owners) for c in cs.castles(game.state).all) == sum(castles)
     # R-CASTLE-7: a castle scores once, one award per owner.
-    for castle in game.state.castles:
+    for castle in cs.castles(game.state).all:
         won = [a for a in game.state.awards if a.rule == "R-CASTLE-6" and a.feature == castle.feature]
         assert len(won) == (len(castle.owners) if castle.scored else 0)
 
@@ -168,9 +172,11 @@ def test_replay_from_sqlite_equals_live_game(seed: int, players: int, rules: Rul
     assert loaded.over
     assert loaded.state.scores == scores
     assert loaded.state.awards == awards
-    assert [len(c.owners) for c in loaded.state.castles] == [len(c.owners) for c in live.state.castles]
-    assert loaded.state.bridges == live.state.bridges
-    assert loaded.state.castles_left == live.state.castles_left
+    assert [len(c.owners) for c in cs.castles(loaded.state).all] == [
+        len(c.owners) for c in cs.castles(live.state).all
+    ]
+    assert br.bridges(loaded.state).left == br.bridges(live.state).left
+    assert cs.castles(loaded.state).left == cs.castles(live.state).left
 
 
 @settings(max_examples=25, deadline=None)

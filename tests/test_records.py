@@ -19,7 +19,9 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from domain.bots import play_bot_game
-from domain.events import EVENT_TYPES, BidRaised, Event, TilePlaced
+from domain.events import Event, TilePlaced
+from domain.expansions import EVENT_TYPES
+from domain.expansions import bazaars as bz
 from domain.replay import events_through_turn, replay
 from domain.store import open_store
 from replays import records
@@ -223,9 +225,9 @@ def test_every_event_type_round_trips_through_the_file() -> None:
 def test_a_bid_out_of_order_is_refused_at_its_line_and_nothing_is_stored(tmp_path: Path) -> None:
     game = play_bot_game(3, 4, expansions=("base", "bcb", "tb"))
     events = list(game.pending)
-    index = next(i for i, e in enumerate(events) if isinstance(e, BidRaised))
+    index = next(i for i, e in enumerate(events) if isinstance(e, bz.BidRaised))
     bid = events[index]
-    assert isinstance(bid, BidRaised)
+    assert isinstance(bid, bz.BidRaised)
     # The bid comes from a seat that is not the next bidder (the one after, around the table).
     wrong = msgspec.structs.replace(bid, player=(bid.player + 1) % 3)
     path = tmp_path / "g.jsonl"

@@ -18,21 +18,12 @@ import pytest
 
 from domain import events as ev
 from domain.aggregate import Game
-from domain.commands import (
-    Bid,
-    BridgeSpot,
-    Buy,
-    ChooseBazaarTile,
-    ChooseCastle,
-    ChooseCastleTarget,
-    Command,
-    Deploy,
-    Pass,
-    PlaceBridge,
-    PlaceTile,
-    Sell,
-)
+from domain.commands import BridgeSpot, Command, Deploy, Pass, PlaceTile
 from domain.errors import RuleViolation
+from domain.expansions import bazaars as bz
+from domain.expansions import bridges as br
+from domain.expansions import builders as bd
+from domain.expansions import castles as cs
 from domain.moves import Decision, expected_step, legal_commands, legal_deployments, legal_placements
 from domain.replay import replay
 from domain.rules import RuleSet
@@ -72,7 +63,7 @@ def turn(
     spot = None if bridge is None else BridgeSpot(x=bridge[0], y=bridge[1], axis=bridge[2])  # type: ignore[arg-type]
     game.execute(player, PlaceTile(x=x, y=y, rotation=rotation, bridge=spot))
     if lay is not None:
-        game.execute(player, PlaceBridge(x=lay[0], y=lay[1], axis=lay[2]))  # type: ignore[arg-type]
+        game.execute(player, br.PlaceBridge(x=lay[0], y=lay[1], axis=lay[2]))  # type: ignore[arg-type]
     if deploy is not None:
         game.execute(player, Deploy(location=deploy))
     elif expected_step(game.state) == Decision("action", player):
@@ -97,8 +88,8 @@ def events_of(game: Game, kind: type[ev.Event]) -> list[ev.Event]:
 
 def got(game: Game) -> dict[int, str]:
     """Which tile each player got at the bazaar: those already taken and those still waiting."""
-    taken = {e.player: e.tile for e in events_of(game, ev.BazaarTileTaken)}  # type: ignore[attr-defined]
-    return taken | game.state.won_tiles
+    taken = {e.player: e.tile for e in events_of(game, bz.BazaarTileTaken)}  # type: ignore[attr-defined]
+    return taken | bz.bazaars(game.state).won
 
 
 def held(game: Game) -> str | None:
@@ -124,7 +115,7 @@ def castle_at_start(extra: Sequence[str], rules: RuleSet | None = None) -> Game:
     """
     game = bcb(["BA/C", *extra], rules=rules)
     turn(game, 0, -1, 180, deploy="S", castle=True)
-    assert len(game.state.castles) == 1
+    assert len(cs.castles(game.state).all) == 1
     return game
 
 
@@ -134,9 +125,9 @@ def castle_at_start(extra: Sequence[str], rules: RuleSet | None = None) -> Game:
 def test_R_BRIDGE_1_supply_three_with_two_to_four_players_two_with_five_or_six() -> None:
     for n, expected in ((2, 3), (3, 3), (4, 3), (5, 2), (6, 2)):
         game = bcb(FILL, players=[f"P{i}" for i in range(n)])
-        assert game.state.bridges == [expected] * n
+        assert br.bridges(game.state).left == [expected] * n
     without = Game.start(("Ann", "Bob"), FILL)
-    assert without.state.bridges == [0, 0]
+    assert not without.state.has(br.NAME)  # no bridges without the set
 
 
 def test_R_BRIDGE_1_supply_runs_out() -> None:
@@ -147,12 +138,12 @@ def test_R_BRIDGE_1_supply_runs_out() -> None:
             turn(game, 0, k, lay=(0, k, "EW"))
         elif game.state.current == ANN:
             game.execute(ANN, PlaceTile(x=0, y=k, rotation=0))
-            assert not any(isinstance(c, PlaceBridge) for c in legal_commands(game.state))
-            refused(game, ANN, PlaceBridge(x=0, y=k, axis="EW"), "R-BRIDGE-1")
+            assert not any(isinstance(c, br.PlaceBridge) for c in legal_commands(game.state))
+            refused(game, ANN, br.PlaceBridge(x=0, y=k, axis="EW"), "R-BRIDGE-1")
         else:
             turn(game, 0, k)
-    assert game.state.bridges == [0, 3]
-    assert len(events_of(game, ev.BridgePlaced)) == 3
+    assert br.bridges(game.state).left == [0, 3]
+    assert len(events_of(game, br.BridgePlaced)) == 3
 
 
 def test_R_BRIDGE_2_one_bridge_per_turn_on_the_tile_or_a_neighbour() -> None:
@@ -161,29 +152,29 @@ def test_R_BRIDGE_2_one_bridge_per_turn_on_the_tile_or_a_neighbour() -> None:
     turn(game, 1, 1)  # Bob: (1,1)
     game.execute(ANN, PlaceTile(x=2, y=1, rotation=0))  # Ann: (2,1)
     # (0,1) is two tiles away from the tile just placed.
-    spots = [(c.x, c.y, c.axis) for c in legal_commands(game.state) if isinstance(c, PlaceBridge)]
+    spots = [(c.x, c.y, c.axis) for c in legal_commands(game.state) if isinstance(c, br.PlaceBridge)]
     assert (0, 1, "EW") not in spots and (1, 1, "NS") in spots
-    refused(game, ANN, PlaceBridge(x=0, y=1, axis="EW"), "R-BRIDGE-2")
-    game.execute(ANN, PlaceBridge(x=1, y=1, axis="NS"))  # on the neighbour
-    assert not any(isinstance(c, PlaceBridge) for c in legal_commands(game.state))
-    refused(game, ANN, PlaceBridge(x=2, y=1, axis="NS"), "R-BRIDGE-2")
-    assert game.state.bridges == [2, 3]
+    refused(game, ANN, br.PlaceBridge(x=0, y=1, axis="EW"), "R-BRIDGE-2")
+    game.execute(ANN, br.PlaceBridge(x=1, y=1, axis="NS"))  # on the neighbour
+    assert not any(isinstance(c, br.PlaceBridge) for c in legal_commands(game.state))
+    refused(game, ANN, br.PlaceBridge(x=2, y=1, axis="NS"), "R-BRIDGE-2")
+    assert br.bridges(game.state).left == [2, 3]
 
 
 def test_R_BRIDGE_2_needed_bridge_is_the_turns_one_bridge() -> None:
     game = bcb(["BA/C", *FILL])
     game.execute(ANN, PlaceTile(x=1, y=0, rotation=0, bridge=BridgeSpot(x=1, y=0, axis="EW")))
-    refused(game, ANN, PlaceBridge(x=1, y=0, axis="NS"), "R-BRIDGE-2")
+    refused(game, ANN, br.PlaceBridge(x=1, y=0, axis="NS"), "R-BRIDGE-2")
 
 
 def test_R_BRIDGE_3_pillar_on_a_road_is_refused() -> None:
     game = bcb(["BA/L", *FILL])
     game.execute(ANN, PlaceTile(x=0, y=1, rotation=0))
     # The start tile's E and W edges are road; its N edge is city and S field.
-    refused(game, ANN, PlaceBridge(x=0, y=0, axis="EW"), "R-BRIDGE-3")
-    refused(game, ANN, PlaceBridge(x=0, y=0, axis="NS"), "R-BRIDGE-3")
-    game.execute(ANN, PlaceBridge(x=0, y=1, axis="EW"))  # field ends, empty spaces beyond
-    assert game.state.board.at[(0, 1)].bridge == "EW"
+    refused(game, ANN, br.PlaceBridge(x=0, y=0, axis="EW"), "R-BRIDGE-3")
+    refused(game, ANN, br.PlaceBridge(x=0, y=0, axis="NS"), "R-BRIDGE-3")
+    game.execute(ANN, br.PlaceBridge(x=0, y=1, axis="EW"))  # field ends, empty spaces beyond
+    assert br.bridges(game.state).axis.get((0, 1)) == "EW"
 
 
 def test_R_BRIDGE_3_bridges_do_not_cross() -> None:
@@ -191,21 +182,21 @@ def test_R_BRIDGE_3_bridges_do_not_cross() -> None:
     turn(game, 0, 1)
     turn(game, 1, 1, lay=(1, 1, "NS"))  # Bob bridges (1,1) north-south
     game.execute(ANN, PlaceTile(x=2, y=1, rotation=0))
-    spots = [(c.x, c.y, c.axis) for c in legal_commands(game.state) if isinstance(c, PlaceBridge)]
+    spots = [(c.x, c.y, c.axis) for c in legal_commands(game.state) if isinstance(c, br.PlaceBridge)]
     assert (1, 1, "EW") not in spots and (2, 1, "NS") in spots
-    refused(game, ANN, PlaceBridge(x=1, y=1, axis="EW"), "R-BRIDGE-3")
+    refused(game, ANN, br.PlaceBridge(x=1, y=1, axis="EW"), "R-BRIDGE-3")
 
 
 def test_R_BRIDGE_3_and_5_bridge_may_cross_a_city_which_stays_one() -> None:
     # BA/CFc.1 turned 90 at (0,-1): city N+S continuing the start city, fields E and W.
     game = bcb(["BA/CFc.1", *FILL])
     game.execute(ANN, PlaceTile(x=0, y=-1, rotation=90))
-    game.execute(ANN, PlaceBridge(x=0, y=-1, axis="EW"))
+    game.execute(ANN, br.PlaceBridge(x=0, y=-1, axis="EW"))
     board = game.state.board
     city = board.graph.feature(board.at[(0, -1)].segment("N+S"))
     assert city is board.graph.feature(board.at[(0, 0)].segment("N"))  # R-BRIDGE-5
     assert city.open == 1
-    bridge = board.graph.feature(game.state.bridge_sid)
+    bridge = board.graph.feature(br.bridges(game.state).laid)
     assert bridge.kind == Kind.ROAD and bridge.open == 2 and city is not bridge
 
 
@@ -217,9 +208,9 @@ def test_R_BRIDGE_4_placement_legal_only_with_a_bridge_on_the_new_tile() -> None
     assert (1, 0, 0) in legal_placements(game.state)
     refused(game, ANN, PlaceTile(x=1, y=0, rotation=0, bridge=BridgeSpot(x=0, y=0, axis="EW")), "R-BRIDGE-4")
     game.execute(ANN, PlaceTile(x=1, y=0, rotation=0, bridge=BridgeSpot(x=1, y=0, axis="EW")))
-    bridges = events_of(game, ev.BridgePlaced)
+    bridges = events_of(game, br.BridgePlaced)
     assert [(e.player, e.x, e.y, e.axis) for e in bridges] == [(ANN, 1, 0, "EW")]  # type: ignore[attr-defined]
-    assert game.state.bridges == [2, 3]
+    assert br.bridges(game.state).left == [2, 3]
     # The bridge continues the start road: one road of two tiles, open at both ends.
     board = game.state.board
     road = board.graph.feature(board.at[(0, 0)].segment("E+W"))
@@ -239,10 +230,10 @@ def test_R_BRIDGE_4_placement_legal_only_with_a_bridge_on_the_neighbour() -> Non
     refused(game, BOB, PlaceTile(x=1, y=1, rotation=0, bridge=BridgeSpot(x=1, y=1, axis="NS")), "R-BRIDGE-4")
     game.execute(BOB, PlaceTile(x=1, y=1, rotation=0, bridge=BridgeSpot(x=0, y=1, axis="EW")))
     board = game.state.board
-    assert board.at[(0, 1)].bridge == "EW" and board.at[(1, 1)].bridge is None
+    assert br.bridges(game.state).axis == {(0, 1): "EW"}
     road = board.graph.feature(board.at[(1, 1)].segment("E+W"))
     assert road.tiles == {board.at[(0, 1)].index, board.at[(1, 1)].index} and road.open == 2
-    assert game.state.bridges == [3, 2]
+    assert br.bridges(game.state).left == [3, 2]
 
 
 def test_R_BRIDGE_4_bridge_on_the_neighbour_needs_its_far_end_free() -> None:
@@ -273,11 +264,11 @@ def test_R_BRIDGE_4_bridge_end_must_face_a_road_or_an_empty_space() -> None:
     turn(game, 1, 1)
     game.execute(ANN, PlaceTile(x=2, y=1, rotation=0))
     # (1,1) EW: its ends would face the fields of (0,1) and (2,1).
-    refused(game, ANN, PlaceBridge(x=1, y=1, axis="EW"), "R-BRIDGE-3")
+    refused(game, ANN, br.PlaceBridge(x=1, y=1, axis="EW"), "R-BRIDGE-3")
     # (0,1) NS: its north end would face the start tile's field.
     game.execute(ANN, Pass())
     game.execute(BOB, PlaceTile(x=0, y=2, rotation=0))
-    refused(game, BOB, PlaceBridge(x=0, y=1, axis="NS"), "R-BRIDGE-3")
+    refused(game, BOB, br.PlaceBridge(x=0, y=1, axis="NS"), "R-BRIDGE-3")
 
 
 def test_R_BRIDGE_4_bridge_road_scores_and_counts_its_tile_once() -> None:
@@ -301,7 +292,7 @@ def test_R_BRIDGE_4_bridge_road_scores_and_counts_its_tile_once() -> None:
 def test_R_BRIDGE_5_field_under_a_bridge_stays_one_field() -> None:
     game = bcb(["BA/L", *FILL])
     game.execute(ANN, PlaceTile(x=0, y=1, rotation=0))
-    game.execute(ANN, PlaceBridge(x=0, y=1, axis="EW"))
+    game.execute(ANN, br.PlaceBridge(x=0, y=1, axis="EW"))
     placed = game.state.board.at[(0, 1)]
     fields = [n for n in placed.orientation.names if n != "cloister"]
     assert len(fields) == 1  # still a single field after the bridge
@@ -316,7 +307,7 @@ def test_R_BRIDGE_6_bridge_on_a_neighbour_carries_no_follower_of_this_turn() -> 
     game = bcb(["BA/L", "BA/L", *FILL])
     turn(game, 0, 1)
     game.execute(BOB, PlaceTile(x=0, y=2, rotation=0))
-    game.execute(BOB, PlaceBridge(x=0, y=1, axis="EW"))
+    game.execute(BOB, br.PlaceBridge(x=0, y=1, axis="EW"))
     assert "E+W" not in legal_deployments(game.state)
     refused(game, BOB, Deploy(location="E+W"), "R-BASE-4")
 
@@ -326,7 +317,7 @@ def test_R_BRIDGE_6_bridge_comes_before_deployment() -> None:
     turn(game, 0, 1, deploy="cloister")
     # Ann deployed: her turn is over, no bridge afterwards.
     assert expected_step(game.state) == Decision("place", BOB)
-    refused(game, ANN, PlaceBridge(x=0, y=1, axis="EW"), "R-BASE-3")
+    refused(game, ANN, br.PlaceBridge(x=0, y=1, axis="EW"), "R-BASE-3")
 
 
 def test_R_BRIDGE_7_bridge_is_optional_and_the_tile_then_discarded() -> None:
@@ -347,7 +338,7 @@ def test_R_BRIDGE_7_bridge_is_optional_and_the_tile_then_discarded() -> None:
     discarded = events_of(game, ev.TileDiscarded)
     assert [(e.player, e.tile) for e in discarded] == [(BOB, "BA/RRRR")]  # type: ignore[attr-defined]
     assert expected_step(game.state) == Decision("place", BOB) and held(game) == "BA/L"
-    assert game.state.bridges == [3, 3]
+    assert br.bridges(game.state).left == [3, 3]
     # The decline is a decision a recorded game carries: its strict replay accepts it.
     assert replay(game.pending).state.discarded == ["BA/RRRR"]
 
@@ -361,7 +352,7 @@ def test_R_BRIDGE_7_no_bridge_left_no_bridged_placement() -> None:
     for k, player in zip(range(1, 7), [BOB, ANN] * 3, strict=True):
         assert game.state.current == player
         turn(game, 0, k, lay=(0, k, "EW") if player == BOB else None)
-    assert game.state.bridges == [3, 0]
+    assert br.bridges(game.state).left == [3, 0]
     assert game.state.current == BOB
     assert all(p[:2] != (1, 0) for p in legal_placements(game.state))
     refused(game, BOB, PlaceTile(x=1, y=0, rotation=0, bridge=BridgeSpot(x=1, y=0, axis="EW")), "R-BASE-3")
@@ -372,10 +363,10 @@ def test_R_BRIDGE_7_no_bridge_left_no_bridged_placement() -> None:
 
 def test_R_CASTLE_1_supply_three_or_two_tokens() -> None:
     for n, expected in ((2, 3), (4, 3), (5, 2), (6, 2)):
-        assert bcb(FILL, players=[f"P{i}" for i in range(n)]).state.castles_left == [expected] * n
+        assert cs.castles(bcb(FILL, players=[f"P{i}" for i in range(n)]).state).left == [expected] * n
     game = castle_at_start(FILL)
-    assert game.state.castles_left == [2, 3]
-    assert len(events_of(game, ev.CastleBuilt)) == 1
+    assert cs.castles(game.state).left == [2, 3]
+    assert len(events_of(game, cs.CastleBuilt)) == 1
 
 
 def test_R_CASTLE_1_no_offer_without_a_token() -> None:
@@ -395,12 +386,12 @@ def test_R_CASTLE_1_no_offer_without_a_token() -> None:
     turn(game, -1, 0)
     turn(game, -1, -1, 0)
     turn(game, 1, -2, 180, deploy="S", castle=True)
-    assert game.state.castles_left[ANN] == 0
+    assert cs.castles(game.state).left[ANN] == 0
     for x in (2, -2, 3, -3):
         turn(game, x, 0)
     turn(game, -1, -2, 180, deploy="S")  # no castle offer (turn() checks): scored as a city
     assert awards_of(game, "city") == [(ANN, 4)]
-    assert len(game.state.castles) == 2
+    assert len(cs.castles(game.state).all) == 2
     # The city at (-1,-2)/(-1,-1) lies in the first castle's fief: that castle scores 4, and
     # the second one, whose fief holds (0,-1), scores the same (R-CASTLE-8).
     assert awards_of(game, "castle") == [(ANN, 4), (ANN, 4)]
@@ -411,10 +402,10 @@ def test_R_CASTLE_2_two_semicircle_caps_are_offered_a_castle() -> None:
     game.execute(ANN, PlaceTile(x=0, y=-1, rotation=180))
     game.execute(ANN, Deploy(location="S"))
     assert expected_step(game.state) == Decision("castle", ANN)
-    assert legal_commands(game.state) == [ChooseCastle(x=0, y=-1, location="S"), Pass()]
-    refused(game, ANN, ChooseCastle(x=0, y=-1, location="Nw+Ne+En+Es+Ws+Wn"), "R-CASTLE-2")
-    game.execute(ANN, ChooseCastle(x=0, y=0, location="N"))  # the same city, named on the other tile
-    assert len(game.state.castles) == 1
+    assert legal_commands(game.state) == [cs.ChooseCastle(x=0, y=-1, location="S"), Pass()]
+    refused(game, ANN, cs.ChooseCastle(x=0, y=-1, location="Nw+Ne+En+Es+Ws+Wn"), "R-CASTLE-2")
+    game.execute(ANN, cs.ChooseCastle(x=0, y=0, location="N"))  # the same city, named on the other tile
+    assert len(cs.castles(game.state).all) == 1
 
 
 def test_R_CASTLE_2_three_tile_city_is_not_offered() -> None:
@@ -422,16 +413,16 @@ def test_R_CASTLE_2_three_tile_city_is_not_offered() -> None:
     game = bcb(["BA/CFc.1", "BA/C", *FILL])
     turn(game, 0, -1, 90, deploy="N+S")
     game.execute(BOB, PlaceTile(x=0, y=-2, rotation=180))
-    refused(game, BOB, ChooseCastle(x=0, y=-2, location="S"), "R-CASTLE-2")
+    refused(game, BOB, cs.ChooseCastle(x=0, y=-2, location="S"), "R-CASTLE-2")
     game.execute(BOB, Pass())
     assert awards_of(game, "city") == [(ANN, 6)]
-    assert game.state.castles == []
+    assert cs.castles(game.state).all == []
 
 
 def test_R_CASTLE_2_unoccupied_two_cap_city_offers_nothing() -> None:
     game = bcb(["BA/C", *FILL])
     turn(game, 0, -1, 180)  # turn() fails if a castle is offered
-    assert game.state.castles == [] and expected_step(game.state) == Decision("place", BOB)
+    assert cs.castles(game.state).all == [] and expected_step(game.state) == Decision("place", BOB)
 
 
 def test_R_CASTLE_2_angular_city_end_is_no_castle_base() -> None:
@@ -439,22 +430,22 @@ def test_R_CASTLE_2_angular_city_end_is_no_castle_base() -> None:
     game = bcb(["BB/CFR!", *FILL])
     turn(game, 0, -1, 270, deploy="S")
     assert awards_of(game, "city") == [(ANN, 4)]
-    assert game.state.castles == []
+    assert cs.castles(game.state).all == []
 
 
 def test_V_CASTLE_ENDS_angular_city_end_may_become_a_castle() -> None:
     game = bcb(["BB/CFR!", *FILL], rules=RuleSet(castle_ends=True))
     turn(game, 0, -1, 270, deploy="S", castle=True)
     assert awards_of(game, "city") == []
-    assert len(game.state.castles) == 1
-    assert game.state.castles_left == [2, 3]
+    assert len(cs.castles(game.state).all) == 1
+    assert cs.castles(game.state).left == [2, 3]
 
 
 def test_R_CASTLE_3_declining_scores_the_city_normally() -> None:
     game = bcb(["BA/C", *FILL])
     turn(game, 0, -1, 180, deploy="S", castle=False)
     assert awards_of(game, "city") == [(ANN, 4)]
-    assert game.state.castles == [] and game.state.castles_left == [3, 3]
+    assert cs.castles(game.state).all == [] and cs.castles(game.state).left == [3, 3]
     assert game.state.supply == [7, 7]
 
 
@@ -463,7 +454,7 @@ def test_R_CASTLE_3_converting_scores_nothing_and_keeps_the_knight() -> None:
     assert game.state.awards == []
     assert game.state.scores == [0, 0]
     assert game.state.supply == [6, 7]
-    assert game.state.castles_left == [2, 3]
+    assert cs.castles(game.state).left == [2, 3]
 
 
 def test_R_CASTLE_3_knight_placed_earlier_counts_and_its_owner_decides() -> None:
@@ -473,10 +464,10 @@ def test_R_CASTLE_3_knight_placed_earlier_counts_and_its_owner_decides() -> None
     game.execute(ANN, PlaceTile(x=1, y=2, rotation=0))  # Ann closes it
     game.execute(ANN, Pass())
     assert expected_step(game.state) == Decision("castle", BOB)
-    refused(game, ANN, ChooseCastle(x=1, y=2, location="N"), "R-CASTLE-3")
-    game.execute(BOB, ChooseCastle(x=1, y=2, location="N"))
-    assert game.state.castles_left == [3, 2]
-    assert game.state.castles[0].owners == [BOB]
+    refused(game, ANN, cs.ChooseCastle(x=1, y=2, location="N"), "R-CASTLE-3")
+    game.execute(BOB, cs.ChooseCastle(x=1, y=2, location="N"))
+    assert cs.castles(game.state).left == [3, 2]
+    assert cs.castles(game.state).all[0].owners == [BOB]
     assert game.state.scores == [0, 0]
 
 
@@ -508,7 +499,7 @@ def test_R_CASTLE_4_declined_castle_is_a_city_worth_3_to_farms() -> None:
 
 def test_R_CASTLE_5_fief_is_the_two_tiles_and_their_side_neighbours() -> None:
     game = castle_at_start(FILL)
-    castle = game.state.castles[0]
+    castle = cs.castles(game.state).all[0]
     assert set(castle.positions) == {(0, -1), (0, 0)}
     assert castle.fief == {(x, y) for x in (-1, 0, 1) for y in (-1, 0)}
 
@@ -531,10 +522,10 @@ def test_R_CASTLE_6_unoccupied_road_completed_in_the_fief_scores_the_castle() ->
     assert awards_of(game, "road") == []
     assert [(a.player, a.points, a.rule) for a in game.state.awards] == [(ANN, 3, "R-CASTLE-6")]
     assert game.state.supply == [7, 7]  # the knight returns
-    assert game.state.castles[0].scored
+    assert cs.castles(game.state).all[0].scored
     # The token stays: the castle is still a castle.
-    assert game.state.board.graph.feature(game.state.castles[0].feature).castle
-    assert game.state.castles_left == [2, 3]
+    assert cs.castles(game.state).all[0].feature in cs.castles(game.state).roots
+    assert cs.castles(game.state).left == [2, 3]
 
 
 def test_R_CASTLE_6_not_in_the_scoring_that_created_it() -> None:
@@ -548,7 +539,7 @@ def test_R_CASTLE_6_not_in_the_scoring_that_created_it() -> None:
     turn(game, 1, 1)  # Bob: filler
     turn(game, -1, 0, 0, deploy="N", castle=True)  # Ann: castle, and the road completes
     assert awards_of(game, "castle") == []
-    assert not game.state.castles[0].scored
+    assert not cs.castles(game.state).all[0].scored
     turn(game, -2, 0, 270)  # Bob: closes the junction's W road, 2 tiles, in the fief
     assert awards_of(game, "castle") == [(ANN, 2)]
 
@@ -603,7 +594,7 @@ def test_R_CASTLE_6_cloister_counts_only_through_its_own_tile() -> None:
     turn(game, 1, 0)  # Ann: (1,0), a fief tile, completes the cloister at (1,1)
     assert awards_of(game, "cloister") == [(ANN, 9)]
     assert awards_of(game, "castle") == []
-    assert not game.state.castles[0].scored
+    assert not cs.castles(game.state).all[0].scored
 
 
 def test_R_CASTLE_6_cloister_on_a_fief_tile_counts() -> None:
@@ -635,14 +626,14 @@ def test_R_CASTLE_7_several_completions_owner_chooses_one() -> None:
     assert expected_step(game.state) == Decision("castle-target", ANN)
     options = legal_commands(game.state)
     assert set(options) == {
-        ChooseCastleTarget(x=-1, y=0, location="N"),
-        ChooseCastleTarget(x=-1, y=0, location="E"),
+        cs.ChooseCastleTarget(x=-1, y=0, location="N"),
+        cs.ChooseCastleTarget(x=-1, y=0, location="E"),
     }
-    refused(game, ANN, ChooseCastleTarget(x=1, y=1, location="cloister"), "R-CASTLE-7")
-    refused(game, ANN, ChooseCastleTarget(x=-1, y=0, location="W"), "R-CASTLE-7")
-    game.execute(ANN, ChooseCastleTarget(x=-1, y=0, location="N"))
+    refused(game, ANN, cs.ChooseCastleTarget(x=1, y=1, location="cloister"), "R-CASTLE-7")
+    refused(game, ANN, cs.ChooseCastleTarget(x=-1, y=0, location="W"), "R-CASTLE-7")
+    game.execute(ANN, cs.ChooseCastleTarget(x=-1, y=0, location="N"))
     assert awards_of(game, "castle") == [(ANN, 4)]
-    assert [(e.x, e.y, e.location) for e in events_of(game, ev.CastleTargetChosen)] == [(-1, 0, "N")]  # type: ignore[attr-defined]
+    assert [(e.x, e.y, e.location) for e in events_of(game, cs.CastleTargetChosen)] == [(-1, 0, "N")]  # type: ignore[attr-defined]
     # It scored once: a later fief completion gives nothing more.
     turn(game, -2, 0, 270)
     assert awards_of(game, "castle") == [(ANN, 4)]
@@ -656,7 +647,7 @@ def test_R_CASTLE_8_neighbouring_castles_chain() -> None:
     turn(game, 0, -2, 90)  # Bob: cap facing E at (0,-2)
     turn(game, 1, 0, 90)  # Ann: road end E of the start
     turn(game, 1, -2, 270, deploy="W", castle=True)  # Bob: castle B
-    assert len(game.state.castles) == 2
+    assert len(cs.castles(game.state).all) == 2
     assert awards_of(game, "castle") == []
     turn(game, -1, 0, 270)  # Ann: road end W: 3 tiles, in A's fief only
     assert sorted(awards_of(game, "castle")) == [(ANN, 3), (BOB, 3)]
@@ -690,7 +681,7 @@ def test_V_CASTLE_SAME_TURN_does_not_concern_another_players_bazaar_part(same_tu
     game = bcb(["BA/LR", "BB/F.b", "BA/C", "BA/LR", *FILL], rules=rules)
     turn(game, 1, 0, 90)  # Ann: road end E
     turn(game, 0, 1)  # Bob hosts; revealed BA/C, BA/LR
-    game.execute(ANN, ChooseBazaarTile(index=0, bid=0))
+    game.execute(ANN, bz.ChooseBazaarTile(index=0, bid=0))
     game.execute(BOB, Pass())
     turn(game, 0, -1, 180, deploy="S", castle=True)  # Ann's bazaar part: castle
     turn(game, -1, 0, 270)  # Bob's bazaar part: closes the road, 3 tiles, in the fief
@@ -710,12 +701,12 @@ def test_V_CASTLE_SAME_TURN_castle_made_in_a_double_turns_first_part(same_turn: 
     game.execute(ANN, Deploy(location="W", figure="builder"))
     turn(game, -2, -1, 180)  # Bob: cap facing S
     turn(game, -2, 0, 0, deploy="N", castle=True)  # Ann: castle and builder tile
-    assert events_of(game, ev.BuilderTurnTaken) != []
+    assert events_of(game, bd.BuilderTurnTaken) != []
     assert expected_step(game.state) == Decision("place", ANN)
     turn(game, -3, 0, 270)  # Ann's builder part closes the road
     assert awards_of(game, "road") == [(ANN, 5)]
     assert awards_of(game, "castle") == ([(ANN, 5)] if same_turn else [])
-    assert game.state.castles[0].scored == same_turn
+    assert cs.castles(game.state).all[0].scored == same_turn
 
 
 # ================================================================ bazaars
@@ -731,22 +722,22 @@ def bazaar_example() -> Game:
 def test_R_BAZAAR_section_8_example() -> None:
     game = bazaar_example()
     assert expected_step(game.state) == Decision("choose", BLUE)
-    assert [e.tiles for e in events_of(game, ev.BazaarOpened)] == [("BA/RFr", "BA/L", "BA/C")]  # type: ignore[attr-defined]
-    game.execute(BLUE, ChooseBazaarTile(index=0, bid=2))
+    assert [e.tiles for e in events_of(game, bz.BazaarOpened)] == [("BA/RFr", "BA/L", "BA/C")]  # type: ignore[attr-defined]
+    game.execute(BLUE, bz.ChooseBazaarTile(index=0, bid=2))
     game.execute(GREEN, Pass())
-    game.execute(RED, Bid(amount=3))
+    game.execute(RED, bz.Bid(amount=3))
     assert expected_step(game.state) == Decision("deal", BLUE)
-    game.execute(BLUE, Buy())
+    game.execute(BLUE, bz.Buy())
     assert game.state.scores == [3, -3, 0]
     assert expected_step(game.state) == Decision("choose", GREEN)
-    game.execute(GREEN, ChooseBazaarTile(index=2, bid=2))
+    game.execute(GREEN, bz.ChooseBazaarTile(index=2, bid=2))
     assert expected_step(game.state) == Decision("bid", RED)  # Blue has a tile: no bid
-    refused(game, BLUE, Bid(amount=4), "R-BAZAAR-4")
-    game.execute(RED, Bid(amount=3))
-    game.execute(GREEN, Sell())
+    refused(game, BLUE, bz.Bid(amount=4), "R-BAZAAR-4")
+    game.execute(RED, bz.Bid(amount=3))
+    game.execute(GREEN, bz.Sell())
     assert game.state.scores == [0, -3, 3]
     # The last tile, BA/L, goes free to Green.
-    assigned = events_of(game, ev.BazaarTileAssigned)
+    assigned = events_of(game, bz.BazaarTileAssigned)
     assert [(e.player, e.index) for e in assigned] == [(GREEN, 1)]  # type: ignore[attr-defined]
     assert awards_of(game, "bazaar") == [(BLUE, -3), (RED, 3), (RED, -3), (GREEN, 3)]
     # Blue, Green, Red play their tiles in that order.
@@ -759,20 +750,20 @@ def test_R_BAZAAR_section_8_example() -> None:
     # R-BAZAAR-7b: normal play resumes with the player after the host.
     assert expected_step(game.state) == Decision("place", BLUE)
     assert [type(e) for e in game.pending[-2:]] == [ev.TurnEnded, ev.TileDrawn]
-    taken = [(e.player, e.tile) for e in events_of(game, ev.BazaarTileTaken)]  # type: ignore[attr-defined]
+    taken = [(e.player, e.tile) for e in events_of(game, bz.BazaarTileTaken)]  # type: ignore[attr-defined]
     assert taken == [(BLUE, "BA/RFr"), (GREEN, "BA/L"), (RED, "BA/C")]
     assert game.state.scores == [0, -3, 3]
 
 
 def test_R_BAZAAR_9_every_step_is_an_event() -> None:
     game = bazaar_example()
-    game.execute(BLUE, ChooseBazaarTile(index=0, bid=2))
+    game.execute(BLUE, bz.ChooseBazaarTile(index=0, bid=2))
     game.execute(GREEN, Pass())
-    game.execute(RED, Bid(amount=3))
-    game.execute(BLUE, Buy())
-    game.execute(GREEN, ChooseBazaarTile(index=2, bid=2))
-    game.execute(RED, Bid(amount=3))
-    game.execute(GREEN, Sell())
+    game.execute(RED, bz.Bid(amount=3))
+    game.execute(BLUE, bz.Buy())
+    game.execute(GREEN, bz.ChooseBazaarTile(index=2, bid=2))
+    game.execute(RED, bz.Bid(amount=3))
+    game.execute(GREEN, bz.Sell())
     names = [type(e).__name__ for e in game.pending]
     start = names.index("BazaarOpened")
     assert names[start - 1 : start + 10] == [
@@ -788,9 +779,9 @@ def test_R_BAZAAR_9_every_step_is_an_event() -> None:
         "BazaarTileAssigned",
         "BazaarTileTaken",
     ]
-    sold = events_of(game, ev.TileSold)
+    sold = events_of(game, bz.TileSold)
     assert [(e.player, e.buyer, e.price) for e in sold] == [(GREEN, RED, 3)]  # type: ignore[attr-defined]
-    bought = events_of(game, ev.TileBought)
+    bought = events_of(game, bz.TileBought)
     assert [(e.player, e.price, e.payee) for e in bought] == [(BLUE, 3, RED)]  # type: ignore[attr-defined]
 
 
@@ -798,7 +789,7 @@ def test_R_BAZAAR_1_bazaar_ground_ends_a_road() -> None:
     # BB/R.bi turned 90: its road runs W into the bazaar. One tile left: no bazaar is held.
     game = bcb(["BB/R.bi", "BA/LR"])
     turn(game, 1, 0, 90)
-    assert events_of(game, ev.BazaarOpened) == []
+    assert events_of(game, bz.BazaarOpened) == []
     turn(game, -1, 0, 270, deploy="E")
     assert awards_of(game, "road") == [(BOB, 3)]
 
@@ -821,21 +812,21 @@ def test_R_BAZAAR_2_discarded_bazaar_tile_holds_no_bazaar() -> None:
     assert [e.tile for e in events_of(game, ev.TileDiscarded)] == ["BB/Cccc.b"]  # type: ignore[attr-defined]
     assert expected_step(game.state) == Decision("place", BOB)
     turn(game, 0, 1)
-    assert events_of(game, ev.BazaarOpened) == []
+    assert events_of(game, bz.BazaarOpened) == []
     assert expected_step(game.state) == Decision("place", ANN)
 
 
 def test_R_BAZAAR_3_fewer_tiles_than_players_no_bazaar() -> None:
     game = bcb(["BB/F.b", "BA/L", "BA/RFr"], players=("Red", "Blue", "Green"))
     turn(game, 0, 1)
-    assert events_of(game, ev.BazaarOpened) == []
+    assert events_of(game, bz.BazaarOpened) == []
     assert expected_step(game.state) == Decision("place", BLUE) and held(game) == "BA/L"
 
 
 def test_R_BAZAAR_3_exactly_as_many_tiles_as_players_holds_one() -> None:
     game = bcb(["BB/F.b", "BA/L", "BA/RFr"])
     turn(game, 0, 1)
-    assert [e.tiles for e in events_of(game, ev.BazaarOpened)] == [("BA/L", "BA/RFr")]  # type: ignore[attr-defined]
+    assert [e.tiles for e in events_of(game, bz.BazaarOpened)] == [("BA/L", "BA/RFr")]  # type: ignore[attr-defined]
 
 
 def test_R_BAZAAR_4_chooser_and_bidders_from_the_hosts_left() -> None:
@@ -843,47 +834,47 @@ def test_R_BAZAAR_4_chooser_and_bidders_from_the_hosts_left() -> None:
     turn(game, 0, 1)  # Red
     turn(game, 0, 2)  # Blue hosts with BB/F.b
     assert expected_step(game.state) == Decision("choose", GREEN)
-    refused(game, RED, ChooseBazaarTile(index=1, bid=0), "R-BAZAAR-4")
-    game.execute(GREEN, ChooseBazaarTile(index=1, bid=0))
+    refused(game, RED, bz.ChooseBazaarTile(index=1, bid=0), "R-BAZAAR-4")
+    game.execute(GREEN, bz.ChooseBazaarTile(index=1, bid=0))
     assert expected_step(game.state) == Decision("bid", RED)
     game.execute(RED, Pass())
     assert expected_step(game.state) == Decision("bid", BLUE)
     game.execute(BLUE, Pass())
     # Green's own opening bid of 0 stood: bought for nothing; Red chooses next.
     assert expected_step(game.state) == Decision("choose", RED)
-    auction = game.state.auction
+    auction = bz.bazaars(game.state).auction
     assert auction is not None and auction.won == {GREEN: "BA/RFr"}
 
 
 def test_R_BAZAAR_4_bid_must_raise() -> None:
     game = bazaar_example()
-    game.execute(BLUE, ChooseBazaarTile(index=0, bid=2))
-    refused(game, GREEN, Bid(amount=2), "R-BAZAAR-4")
-    refused(game, GREEN, Bid(amount=1), "R-BAZAAR-4")
-    refused(game, GREEN, Bid(amount=-1), "R-BAZAAR-4")
-    game.execute(GREEN, Bid(amount=5))
-    refused(game, RED, Bid(amount=5), "R-BAZAAR-4")
-    refused(game, RED, Bid(amount=4), "R-BAZAAR-4")
-    game.execute(RED, Bid(amount=6))
+    game.execute(BLUE, bz.ChooseBazaarTile(index=0, bid=2))
+    refused(game, GREEN, bz.Bid(amount=2), "R-BAZAAR-4")
+    refused(game, GREEN, bz.Bid(amount=1), "R-BAZAAR-4")
+    refused(game, GREEN, bz.Bid(amount=-1), "R-BAZAAR-4")
+    game.execute(GREEN, bz.Bid(amount=5))
+    refused(game, RED, bz.Bid(amount=5), "R-BAZAAR-4")
+    refused(game, RED, bz.Bid(amount=4), "R-BAZAAR-4")
+    game.execute(RED, bz.Bid(amount=6))
     assert expected_step(game.state) == Decision("deal", BLUE)
 
 
 def test_R_BAZAAR_4_only_revealed_tiles_and_no_negative_opening() -> None:
     game = bazaar_example()
-    refused(game, BLUE, ChooseBazaarTile(index=3, bid=0), "R-BAZAAR-4")
-    refused(game, BLUE, ChooseBazaarTile(index=0, bid=-1), "R-BAZAAR-4")
-    game.execute(BLUE, ChooseBazaarTile(index=0, bid=0))
+    refused(game, BLUE, bz.ChooseBazaarTile(index=3, bid=0), "R-BAZAAR-4")
+    refused(game, BLUE, bz.ChooseBazaarTile(index=0, bid=-1), "R-BAZAAR-4")
+    game.execute(BLUE, bz.ChooseBazaarTile(index=0, bid=0))
     game.execute(GREEN, Pass())
     game.execute(RED, Pass())
-    refused(game, GREEN, ChooseBazaarTile(index=0, bid=0), "R-BAZAAR-4")  # already taken
+    refused(game, GREEN, bz.ChooseBazaarTile(index=0, bid=0), "R-BAZAAR-4")  # already taken
 
 
 def test_R_BAZAAR_5_unchallenged_opening_bid_is_paid_to_nobody() -> None:
     game = bcb(["BB/F.b", "BA/L", "BA/RFr", *FILL])
     turn(game, 0, 1)  # Ann hosts
-    game.execute(BOB, ChooseBazaarTile(index=1, bid=2))
+    game.execute(BOB, bz.ChooseBazaarTile(index=1, bid=2))
     game.execute(ANN, Pass())
-    bought = events_of(game, ev.TileBought)
+    bought = events_of(game, bz.TileBought)
     assert [(e.player, e.price, e.payee) for e in bought] == [(BOB, 2, None)]  # type: ignore[attr-defined]
     assert game.state.scores == [0, -2]  # nobody receives the 2 points
     assert awards_of(game, "bazaar") == [(BOB, -2)]
@@ -893,21 +884,21 @@ def test_R_BAZAAR_5_unchallenged_opening_bid_is_paid_to_nobody() -> None:
 def test_R_BAZAAR_5_scores_may_go_below_zero() -> None:
     game = bcb(["BB/F.b", "BA/L", "BA/RFr", *FILL])
     turn(game, 0, 1)
-    game.execute(BOB, ChooseBazaarTile(index=0, bid=5))
-    game.execute(ANN, Bid(amount=8))
-    game.execute(BOB, Buy())
+    game.execute(BOB, bz.ChooseBazaarTile(index=0, bid=5))
+    game.execute(ANN, bz.Bid(amount=8))
+    game.execute(BOB, bz.Buy())
     assert game.state.scores == [8, -8]
 
 
 def test_R_BAZAAR_6_seller_chooses_again() -> None:
     game = bazaar_example()
-    game.execute(BLUE, ChooseBazaarTile(index=0, bid=1))
-    game.execute(GREEN, Bid(amount=2))
+    game.execute(BLUE, bz.ChooseBazaarTile(index=0, bid=1))
+    game.execute(GREEN, bz.Bid(amount=2))
     game.execute(RED, Pass())
-    game.execute(BLUE, Sell())
+    game.execute(BLUE, bz.Sell())
     assert game.state.scores == [0, 2, -2]
     assert expected_step(game.state) == Decision("choose", BLUE)
-    game.execute(BLUE, ChooseBazaarTile(index=1, bid=0))
+    game.execute(BLUE, bz.ChooseBazaarTile(index=1, bid=0))
     assert expected_step(game.state) == Decision("bid", RED)  # Green has a tile
     game.execute(RED, Pass())
     # Red gets the last tile free.
@@ -920,7 +911,7 @@ def test_R_BAZAAR_7_bought_tile_that_fits_nowhere_is_replaced_from_the_pile() ->
     game = bcb(["BA/C", "BB/F.b", "BA/Cccc+", "BA/L", "BA/RFr", *FILL])
     turn(game, 0, -1, 180)  # Ann
     turn(game, 0, 1)  # Bob hosts
-    game.execute(ANN, ChooseBazaarTile(index=0, bid=0))
+    game.execute(ANN, bz.ChooseBazaarTile(index=0, bid=0))
     game.execute(BOB, Pass())
     discarded = events_of(game, ev.TileDiscarded)
     assert [(e.player, e.tile) for e in discarded] == [(ANN, "BA/Cccc+")]  # type: ignore[attr-defined]
@@ -936,7 +927,7 @@ def test_R_BAZAAR_7a_game_goes_on_while_bazaar_tiles_are_unplayed() -> None:
     game = bcb(["BB/F.b", "BA/L", "BA/RFr"])
     turn(game, 0, 1)
     assert game.state.pile_left == 0
-    game.execute(BOB, ChooseBazaarTile(index=0, bid=0))
+    game.execute(BOB, bz.ChooseBazaarTile(index=0, bid=0))
     game.execute(ANN, Pass())
     assert not game.state.over
     turn(game, 1, 1)  # Bob's BA/L
@@ -950,7 +941,7 @@ def test_R_BAZAAR_7a_bought_tile_discarded_with_the_pile_empty() -> None:
     game = bcb(["BA/C", "BB/F.b", "BA/Cccc+", "BA/L"])
     turn(game, 0, -1, 180)
     turn(game, 0, 1)  # Bob hosts; the pile is now empty
-    game.execute(ANN, ChooseBazaarTile(index=0, bid=0))
+    game.execute(ANN, bz.ChooseBazaarTile(index=0, bid=0))
     game.execute(BOB, Pass())
     assert [e.tile for e in events_of(game, ev.TileDiscarded)] == ["BA/Cccc+"]  # type: ignore[attr-defined]
     assert expected_step(game.state) == Decision("place", BOB) and held(game) == "BA/L"
@@ -964,10 +955,10 @@ def test_R_BAZAAR_7b_normal_play_resumes_after_the_host() -> None:
     game = bcb(pile, players=("Red", "Blue", "Green"))
     turn(game, 0, 1)  # Red
     turn(game, 0, 2)  # Blue hosts
-    game.execute(GREEN, ChooseBazaarTile(index=0, bid=0))
+    game.execute(GREEN, bz.ChooseBazaarTile(index=0, bid=0))
     game.execute(RED, Pass())
     game.execute(BLUE, Pass())
-    game.execute(RED, ChooseBazaarTile(index=1, bid=0))
+    game.execute(RED, bz.ChooseBazaarTile(index=1, bid=0))
     game.execute(BLUE, Pass())
     assert got(game) == {GREEN: "BA/L", RED: "BA/RFr", BLUE: "BA/C"}
     assert expected_step(game.state) == Decision("place", GREEN)
@@ -984,13 +975,13 @@ def test_R_BAZAAR_7b_normal_play_resumes_after_the_host() -> None:
 def test_R_BAZAAR_8_bought_bazaar_tile_holds_no_bazaar() -> None:
     game = bcb(["BB/F.b", "BB/R.bi", "BA/L", "BA/L", "BA/L", "BA/L"])
     turn(game, 0, 1)  # Ann hosts
-    game.execute(BOB, ChooseBazaarTile(index=0, bid=0))
+    game.execute(BOB, bz.ChooseBazaarTile(index=0, bid=0))
     game.execute(ANN, Pass())
     assert held(game) == "BB/R.bi"
     turn(game, 1, 1, 0)  # Bob plays the bazaar tile BB/R.bi
     turn(game, -1, 1)  # Ann
-    assert len(events_of(game, ev.BazaarOpened)) == 1
-    assert events_of(game, ev.BazaarDeferred) == [] and events_of(game, ev.BazaarDropped) == []
+    assert len(events_of(game, bz.BazaarOpened)) == 1
+    assert events_of(game, bz.BazaarDeferred) == [] and events_of(game, bz.BazaarDropped) == []
     assert expected_step(game.state) == Decision("place", BOB)
 
 
@@ -1002,24 +993,24 @@ def test_V_BAZAAR_NOAUCTION_each_picks_free() -> None:
     )
     turn(game, 0, 1)
     assert expected_step(game.state) == Decision("choose", BLUE)
-    assert legal_commands(game.state) == [ChooseBazaarTile(index=i, bid=0) for i in range(3)]
-    refused(game, BLUE, ChooseBazaarTile(index=2, bid=1), "V-BAZAAR-NOAUCTION")
-    game.execute(BLUE, ChooseBazaarTile(index=2))
+    assert legal_commands(game.state) == [bz.ChooseBazaarTile(index=i, bid=0) for i in range(3)]
+    refused(game, BLUE, bz.ChooseBazaarTile(index=2, bid=1), "V-BAZAAR-NOAUCTION")
+    game.execute(BLUE, bz.ChooseBazaarTile(index=2))
     assert expected_step(game.state) == Decision("choose", GREEN)
-    game.execute(GREEN, ChooseBazaarTile(index=0))
+    game.execute(GREEN, bz.ChooseBazaarTile(index=0))
     assert got(game) == {BLUE: "BA/C", GREEN: "BA/RFr", RED: "BA/L"}
     assert awards_of(game, "bazaar") == []
-    assert events_of(game, ev.BidRaised) == [] and events_of(game, ev.BazaarTileChosen) == []
+    assert events_of(game, bz.BidRaised) == [] and events_of(game, bz.BazaarTileChosen) == []
 
 
 def test_V_BAZAAR_ZEROSCORES_free_picks_while_every_score_is_zero() -> None:
     rules = RuleSet(bazaar_zero_scores=True)
     game = bcb(["BB/F.b", "BA/RFr", "BA/L", *FILL], rules=rules)
     turn(game, 0, 1)
-    refused(game, BOB, ChooseBazaarTile(index=0, bid=1), "V-BAZAAR-NOAUCTION")
-    game.execute(BOB, ChooseBazaarTile(index=0))
+    refused(game, BOB, bz.ChooseBazaarTile(index=0, bid=1), "V-BAZAAR-NOAUCTION")
+    game.execute(BOB, bz.ChooseBazaarTile(index=0))
     assert got(game) == {BOB: "BA/RFr", ANN: "BA/L"}
-    assert events_of(game, ev.BazaarTileChosen) == []
+    assert events_of(game, bz.BazaarTileChosen) == []
 
 
 def test_V_BAZAAR_ZEROSCORES_auction_once_someone_scored() -> None:
@@ -1027,7 +1018,7 @@ def test_V_BAZAAR_ZEROSCORES_auction_once_someone_scored() -> None:
     game = bcb(["BA/C", "BB/F.b", "BA/RFr", "BA/L", *FILL], rules=rules)
     turn(game, 0, -1, 180, deploy="S", castle=False)  # Ann scores 4
     turn(game, 0, 1)  # Bob hosts
-    game.execute(ANN, ChooseBazaarTile(index=0, bid=1))
+    game.execute(ANN, bz.ChooseBazaarTile(index=0, bid=1))
     assert expected_step(game.state) == Decision("bid", BOB)
 
 
@@ -1044,13 +1035,13 @@ def test_V_BAZAAR_ZEROSCORES_judged_when_the_auction_starts() -> None:
     game.execute(ANN, Deploy(location="E+W", figure="builder"))
     turn(game, 0, 2)
     turn(game, -1, 0, 90)  # Ann: the bazaar tile, W end of her road
-    assert [type(e) for e in game.pending[-2:]] == [ev.BazaarTilesTakenFaceDown, ev.BuilderTurnTaken]
+    assert [type(e) for e in game.pending[-2:]] == [bz.BazaarTilesTakenFaceDown, bd.BuilderTurnTaken]
     assert game.state.scores == [0, 0]
     turn(game, 3, 0, 90)  # Ann's builder tile closes the road
     assert game.state.scores == [5, 0]
     assert expected_step(game.state) == Decision("choose", BOB)
-    assert ChooseBazaarTile(index=0, bid=1) in legal_commands(game.state)
-    game.execute(BOB, ChooseBazaarTile(index=0, bid=1))
+    assert bz.ChooseBazaarTile(index=0, bid=1) in legal_commands(game.state)
+    game.execute(BOB, bz.ChooseBazaarTile(index=0, bid=1))
     assert expected_step(game.state) == Decision("bid", ANN)
 
 
@@ -1059,9 +1050,9 @@ def test_V_BAZAAR_NOCREDIT_no_bid_above_the_score() -> None:
     game = bcb(["BA/C", "BB/F.b", "BA/RFr", "BA/L", *FILL], rules=rules)
     turn(game, 0, -1, 180, deploy="S", castle=False)  # Ann: 4 points
     turn(game, 0, 1)  # Bob hosts; Ann chooses
-    refused(game, ANN, ChooseBazaarTile(index=0, bid=5), "V-BAZAAR-NOCREDIT")
-    game.execute(ANN, ChooseBazaarTile(index=0, bid=4))
-    refused(game, BOB, Bid(amount=5), "V-BAZAAR-NOCREDIT")  # Bob has 0
+    refused(game, ANN, bz.ChooseBazaarTile(index=0, bid=5), "V-BAZAAR-NOCREDIT")
+    game.execute(ANN, bz.ChooseBazaarTile(index=0, bid=4))
+    refused(game, BOB, bz.Bid(amount=5), "V-BAZAAR-NOCREDIT")  # Bob has 0
     assert legal_commands(game.state) == [Pass()]
     game.execute(BOB, Pass())
     assert game.state.scores == [0, 0]  # paid to nobody, down to 0, not below
@@ -1073,15 +1064,15 @@ def test_V_BAZAAR_NOCREDIT_chooser_who_cannot_pay_must_sell() -> None:
     turn(game, 0, -1, 180, deploy="S", castle=False)  # Ann: 4
     turn(game, 0, 1)  # Bob
     turn(game, 0, 2)  # Ann hosts; Bob (0 points) chooses
-    game.execute(BOB, ChooseBazaarTile(index=0, bid=0))
-    game.execute(ANN, Bid(amount=3))
-    assert legal_commands(game.state) == [Sell()]
-    refused(game, BOB, Buy(), "V-BAZAAR-NOCREDIT")
-    game.execute(BOB, Sell())
+    game.execute(BOB, bz.ChooseBazaarTile(index=0, bid=0))
+    game.execute(ANN, bz.Bid(amount=3))
+    assert legal_commands(game.state) == [bz.Sell()]
+    refused(game, BOB, bz.Buy(), "V-BAZAAR-NOCREDIT")
+    game.execute(BOB, bz.Sell())
     assert game.state.scores == [1, 3]
 
 
 def test_V_BAZAAR_NOCREDIT_off_bids_above_the_score_are_fine() -> None:
     game = bazaar_example()
-    game.execute(BLUE, ChooseBazaarTile(index=0, bid=50))
+    game.execute(BLUE, bz.ChooseBazaarTile(index=0, bid=50))
     assert expected_step(game.state) == Decision("bid", GREEN)

@@ -13,11 +13,15 @@ import pytest
 
 from domain import events as ev
 from domain.aggregate import Game
-from domain.commands import ChooseCastle, Deploy, Pass, PlaceTile
+from domain.commands import Deploy, Pass, PlaceTile
 from domain.errors import RuleViolation
+from domain.expansions import builders as bd
+from domain.expansions import castles as cs
+from domain.expansions import goods as gd
 from domain.moves import expected_step, legal_commands, legal_deployments
 from domain.rules import RuleSet
 from domain.state import Phase
+from tests.helpers import figures, in_supply
 
 PLAYERS = ("Ann", "Bob")
 ANN, BOB = 0, 1
@@ -54,9 +58,9 @@ def part_events(game: Game) -> list[str]:
     """Draws and builder events as 'Name player tile'."""
     found = []
     for e in game.pending:
-        if isinstance(e, ev.TileDrawn | ev.BuilderTurnTaken):
+        if isinstance(e, ev.TileDrawn | bd.BuilderTurnTaken):
             found.append(f"{type(e).__name__} {PLAYERS[e.player]} {e.tile}")
-        elif isinstance(e, ev.BuilderTurnGranted):
+        elif isinstance(e, bd.BuilderTurnGranted):
             found.append(f"BuilderTurnGranted {PLAYERS[e.player]}")
         elif isinstance(e, ev.GameEnded):
             found.append("GameEnded")
@@ -84,9 +88,9 @@ BOB_CLOSES = Move(0, 2, 180)
 
 def test_R_TB_1_each_player_has_one_builder_and_one_pig() -> None:
     state = start([L]).state
-    assert state.builders == [1, 1] and state.pigs == [1, 1]
+    assert in_supply(state, "builder") == [1, 1] and in_supply(state, "pig") == [1, 1]
     base = Game.start(PLAYERS, [L]).state
-    assert base.builders == [0, 0] and base.pigs == [0, 0]
+    assert in_supply(base, "builder") == [0, 0] and in_supply(base, "pig") == [0, 0]
 
 
 def test_R_TB_2_builder_needs_the_players_own_follower_on_that_road() -> None:
@@ -108,10 +112,10 @@ def test_R_TB_2_builder_needs_the_players_own_follower_on_that_road() -> None:
     assert info.value.rule == "R-TB-2"
     assert Deploy(location="N+W", figure="builder") in legal_commands(game.state)
     game.execute(ANN, Deploy(location="N+W", figure="builder"))
-    assert game.state.builders == [0, 1]
+    assert in_supply(game.state, "builder") == [0, 1]
     assert game.state.supply == [6, 6]  # a builder is not a follower
     road = game.state.board.graph.feature(game.state.board.at[(1, 1)].segment("N+W"))
-    assert [p for p, _ in road.builders] == [ANN]
+    assert [p for p, _ in figures(road, "builder")] == [ANN]
 
 
 def test_R_TB_2_builder_never_counts_for_majority() -> None:
@@ -133,23 +137,23 @@ def test_R_TB_2_builder_only_instead_of_a_follower() -> None:
 
 def test_R_TB_3_other_players_extending_the_builders_road_earn_nothing() -> None:
     game = play(start(SHARED_ROAD), ANN_JUNCTION, BOB_CURVE, ANN_CURVE, BOB_CLOSES)
-    assert not any(isinstance(e, ev.BuilderTurnGranted | ev.BuilderTurnTaken) for e in game.pending)
+    assert not any(isinstance(e, bd.BuilderTurnGranted | bd.BuilderTurnTaken) for e in game.pending)
 
 
 def test_R_TB_4_builder_returns_when_its_road_is_scored() -> None:
     game = play(start(SHARED_ROAD), ANN_JUNCTION, BOB_CURVE, ANN_CURVE)
-    assert game.state.builders == [0, 1]
+    assert in_supply(game.state, "builder") == [0, 1]
     play(game, BOB_CLOSES)
-    assert game.state.builders == [1, 1]
+    assert in_supply(game.state, "builder") == [1, 1]
     assert game.state.supply == [7, 7]
-    assert all(not f.builders for f in game.state.board.graph.roots())
+    assert all(not figures(f, "builder") for f in game.state.board.graph.roots())
 
 
 def test_R_TB_4_builder_goes_home_at_the_end_with_its_unfinished_road() -> None:
     game = play(start(SHARED_ROAD[:3]), ANN_JUNCTION, BOB_CURVE, ANN_CURVE)
     assert game.over
-    assert game.state.builders == [1, 1]
-    assert all(not f.builders for f in game.state.board.graph.roots())
+    assert in_supply(game.state, "builder") == [1, 1]
+    assert all(not figures(f, "builder") for f in game.state.board.graph.roots())
     # The builder adds nothing to the final road score either: a 3-tile road, both 3.
     assert [(p, n, c) for p, n, c, _ in awards(game) if c == "road"] == [(ANN, 3, "road"), (BOB, 3, "road")]
 
@@ -229,7 +233,7 @@ def test_R_TB_5_pig_only_on_a_field_holding_the_players_farmer() -> None:
     with pytest.raises(RuleViolation):
         game.execute(ANN, Deploy(location="cloister", figure="pig"))
     game.execute(ANN, Deploy(location="Nw+Ne+En+Es+Se+Sw+Ws+Wn", figure="pig"))
-    assert game.state.pigs == [0, 1] and game.state.supply[ANN] == 6
+    assert in_supply(game.state, "pig") == [0, 1] and game.state.supply[ANN] == 6
 
 
 def test_R_TB_6_farm_with_the_pig_scores_4_per_city() -> None:
@@ -244,7 +248,7 @@ def test_R_TB_6_farm_with_the_pig_scores_4_per_city() -> None:
     assert [(a.player, a.points, a.rule, a.parts) for a in farm] == [
         (ANN, 4, "R-TB-6", (("cities", 1), ("pig", 1)))
     ]
-    assert game.state.pigs == [1, 1]  # home at the end
+    assert in_supply(game.state, "pig") == [1, 1]  # home at the end
 
 
 def test_R_TB_6_farm_without_the_pig_scores_3_per_city() -> None:
@@ -274,7 +278,7 @@ def test_R_TB_6_farm_with_the_pig_scores_5_per_castle() -> None:
     game = start(["BA/C", L, L, L, L])
     game.execute(ANN, PlaceTile(x=0, y=-1, rotation=180))
     game.execute(ANN, Deploy(location="S"))
-    game.execute(ANN, ChooseCastle(x=0, y=-1, location="S"))
+    game.execute(ANN, cs.ChooseCastle(x=0, y=-1, location="S"))
     play(game, Move(0, 1), Move(1, -1, 0, "Nw+Ne+En+Es+Se+Sw+Ws+Wn"), Move(0, 2))
     play(game, Move(2, -1, 0, "Nw+Ne+En+Es+Se+Sw+Ws+Wn", "pig"))
     assert game.over
@@ -312,19 +316,19 @@ def test_R_TB_6_pigs_do_not_stack_one_pig_per_player() -> None:
 def test_R_TB_7_goods_go_to_whoever_completes_the_city_not_its_owner() -> None:
     game = play(start(["TB/Cc.g", "BA/C"]), Move(0, -1, 180, "E+S"), Move(1, -1, 270))
     assert game.over
-    assert game.state.goods[BOB] == {"grain": 1} and game.state.goods[ANN] == {}
+    assert gd.goods(game.state)[BOB] == {"grain": 1} and gd.goods(game.state)[ANN] == {}
     assert awards(game) == [(ANN, 6, "city", "R-BASE-5"), (BOB, 10, "goods", "R-TB-7")]
 
 
 def test_R_TB_7_goods_of_an_empty_city_go_to_its_completer() -> None:
     game = play(start(["TB/Cc.g", "BA/C", L]), Move(0, -1, 180), Move(1, -1, 270), Move(0, 1))
-    assert game.state.goods == [{}, {"grain": 1}]
+    assert gd.goods(game.state) == [{}, {"grain": 1}]
     assert awards(game) == [(BOB, 10, "goods", "R-TB-7")]
 
 
 def test_R_TB_7_no_goods_for_an_unfinished_city() -> None:
     game = play(start(["TB/Cc.g", L]), Move(0, -1, 180), Move(0, 1))
-    assert game.state.goods == [{}, {}]
+    assert gd.goods(game.state) == [{}, {}]
     assert awards(game) == []
 
 
@@ -339,7 +343,7 @@ def test_R_TB_7_goods_tie_gives_every_tied_player_10() -> None:
         Move(-1, 0, 0),  # Bob completes city 2
     )
     assert game.over
-    assert game.state.goods == [{"wine": 1}, {"wine": 1}]
+    assert gd.goods(game.state) == [{"wine": 1}, {"wine": 1}]
     assert [a for a in awards(game) if a[2] == "goods"] == [
         (ANN, 10, "goods", "R-TB-7"),
         (BOB, 10, "goods", "R-TB-7"),
@@ -357,6 +361,6 @@ def test_R_TB_7_majority_per_kind() -> None:
         Move(0, 1),
         Move(-1, 0, 0),  # Bob completes the wine city
     )
-    assert game.state.goods == [{"grain": 1}, {"wine": 1}]
+    assert gd.goods(game.state) == [{"grain": 1}, {"wine": 1}]
     goods = [(a.player, a.points, a.parts) for a in game.state.awards if a.category == "goods"]
     assert sorted(goods) == [(ANN, 10, (("grain", 1),)), (BOB, 10, (("wine", 1),))]

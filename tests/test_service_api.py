@@ -17,11 +17,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from domain.commands import AnyCommand, Pass, PlaceTile
+from domain.commands import Pass, PlaceTile
 from domain.events import Event
+from domain.expansions import SETS, AnyCommand
 from domain.rules import RuleSet, audit_variants
 from domain.store import open_store
-from domain.tiles import EXPANSIONS
 from service.client import CARC, ApiError, CarcClient, local_server, play_random_game
 from service.schema import MoveAnswer
 
@@ -68,7 +68,7 @@ def test_a_bot_game_played_through_the_api_is_the_stored_game(server: str, db: s
                 [client],
                 ["Ann", "Bob", "Cy"],
                 11,
-                expansions=EXPANSIONS,
+                expansions=tuple(SETS),
                 rules=rules,
                 after_move=lambda a, _: answers.append(a),
             )

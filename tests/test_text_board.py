@@ -6,8 +6,10 @@ import random
 
 from domain.aggregate import Game
 from domain.bots import RandomBot, shuffled_pile
+from domain.expansions import bridges as br
 from domain.state import GameState
 from projections.text import render_board
+from tests.helpers import figures
 from tests.test_rules_bcb import castle_at_start
 
 
@@ -32,8 +34,8 @@ def test_a_castle_shows_as_k_with_its_knight() -> None:
 
 def test_bridges_and_builders_and_pigs_show() -> None:
     state = _first_state(("base", "bcb"), "=")
-    assert any(t.bridge == "EW" for t in state.board.tiles)
+    assert "EW" in br.bridges(state).axis.values()
     state = _first_state(("base", "tb"), "a")
-    assert any(p == 0 for f in state.board.graph.roots() for p, _ in f.builders)
+    assert any(p == 0 for f in state.board.graph.roots() for p, _ in figures(f, "builder"))
     state = _first_state(("base", "tb"), "A")
-    assert any(p == 0 for f in state.board.graph.roots() for p, _ in f.pigs)
+    assert any(p == 0 for f in state.board.graph.roots() for p, _ in figures(f, "pig"))

@@ -1,0 +1,107 @@
+"""The registry: every part of every set, in the fixed order the core calls their hooks.
+
+A set (what users name with `--expansions`) brings one or more parts; a part is a module of this
+package exposing `PART`, a `domain.part.Part`. Adding a set means writing its part modules, its
+catalogue file (`domain/catalogue/<code>.tiles`), and one line in `SETS` below, plus its events and
+commands in the two unions (which are the file format and the service's command schema).
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from domain import events as ev
+from domain import state as _state
+from domain.commands import Deploy, Pass, PlaceTile
+from domain.expansions import bazaars, bridges, builders, castles, goods, orderings, pigs
+from domain.features import FOLLOWER_STRENGTH
+from domain.part import Part
+
+# Hooks run in this order. The ordering policy plans last, once every part has had its say.
+PARTS: Final[tuple[Part, ...]] = (
+    bridges.PART,
+    castles.PART,
+    bazaars.PART,
+    builders.PART,
+    pigs.PART,
+    goods.PART,
+    orderings.PART,
+)
+
+# Set code -> the parts it brings. The base game is the core itself.
+SETS: Final[dict[str, tuple[str, ...]]] = {
+    "base": (),
+    "bcb": ("bridges", "castles", "bazaars", "orderings"),
+    "tb": ("builders", "pigs", "goods", "orderings"),
+}
+
+BY_NAME: Final = {part.name: part for part in PARTS}
+
+
+def parts_for(expansions: tuple[str, ...]) -> tuple[Part, ...]:
+    """The parts a game with these sets plays, in the registry's order."""
+    wanted = {name for code in expansions for name in SETS.get(code, ())}
+    return tuple(part for part in PARTS if part.name in wanted)
+
+
+GameEvent = (
+    ev.GameStarted
+    | ev.TileDrawn
+    | ev.TileDiscarded
+    | ev.TilePlaced
+    | ev.FollowerDeployed
+    | ev.Passed
+    | ev.TurnEnded
+    | ev.GameEnded
+    | bridges.BridgePlaced
+    | castles.CastleBuilt
+    | castles.CastleTargetChosen
+    | builders.BuilderTurnGranted
+    | builders.BuilderTurnTaken
+    | bazaars.BazaarOpened
+    | bazaars.BazaarTilesTakenFaceDown
+    | bazaars.BazaarRevealed
+    | bazaars.BazaarDeferred
+    | bazaars.BazaarResumed
+    | bazaars.BazaarDropped
+    | bazaars.BazaarTileChosen
+    | bazaars.BidRaised
+    | bazaars.TileBought
+    | bazaars.TileSold
+    | bazaars.BazaarTileAssigned
+    | bazaars.BazaarTileTaken
+)
+"""Every event a game can record: the file format and what the store keeps."""
+
+AnyCommand = (
+    PlaceTile
+    | Deploy
+    | Pass
+    | bridges.PlaceBridge
+    | castles.ChooseCastle
+    | castles.ChooseCastleTarget
+    | bazaars.ChooseBazaarTile
+    | bazaars.Bid
+    | bazaars.Buy
+    | bazaars.Sell
+)
+"""Every command a player can give."""
+
+EVENT_TYPES: Final[dict[str, type[ev.Event]]] = {
+    cls.__name__: cls for cls in (*ev.CORE_EVENTS, *(t for part in PARTS for t in part.events))
+}
+
+
+def _register() -> None:
+    """Tell the core whose events, steps and figures these are."""
+    for part in PARTS:
+        for event_type in part.events:
+            _state._OWNERS[event_type] = part
+        for step in part.pass_steps.values():
+            _state._STEP_OWNERS[step] = part
+        for figure, kind in part.figures.items():
+            if kind.follower:
+                FOLLOWER_STRENGTH[figure] = kind.strength
+
+
+_register()

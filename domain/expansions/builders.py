@@ -1,0 +1,143 @@
+"""The builder (Traders & Builders; R-TB-2..4): a figure beside its owner's follower that earns a
+second tile when its road or city is extended (the builder's double turn).
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from domain import events as ev
+from domain.agenda import Entry
+from domain.events import Event
+from domain.features import Feature
+from domain.part import FigureKind, Part, ext
+from domain.state import GameState, begin_part, pop_agenda, return_figures
+from domain.tiles import Kind
+
+NAME: Final = "builders"
+FIGURE: Final = "builder"
+PART_KIND: Final = "builder"  # the kind of turn part the second tile is played in
+GRANT: Final = "grant"  # agenda item: BuilderTurnGranted
+TAKE: Final = "builder"  # agenda item: BuilderTurnTaken, the player's extra tile
+
+
+class BuilderTurnGranted(Event, frozen=True, kw_only=True):
+    """The tile just placed extended the player's builder feature: a second tile is due (R-TB-3)."""
+
+    player: int
+
+
+class BuilderTurnTaken(Event, frozen=True, kw_only=True):
+    """The builder's extra tile, from the top of the pile (R-TB-3)."""
+
+    player: int
+    tile: str
+
+
+class Builders:
+    __slots__ = ("earned", "grants")
+
+    def __init__(self) -> None:
+        self.earned = False  # this part's tile extended the player's builder feature
+        # The parts that earned builder tiles granted and not yet taken; the latest is taken first.
+        self.grants: list[int] = []
+
+
+def builders(state: GameState) -> Builders:
+    found: Builders = ext(state, NAME)
+    return found
+
+
+def earned(state: GameState) -> bool:
+    return state.has(NAME) and builders(state).earned
+
+
+class BuildersPart(Part):
+    name = NAME
+    events = (BuilderTurnGranted, BuilderTurnTaken)
+    figures = {FIGURE: FigureKind(follower=False, strength=0, rule="R-TB-2")}
+    items = (GRANT, TAKE)
+    rules_of = {BuilderTurnGranted: "R-TB-3", BuilderTurnTaken: "R-TB-3"}
+    engine_rules = {BuilderTurnGranted: "R-TB-3", BuilderTurnTaken: "R-TB-3"}
+
+    def start(self, state: GameState, event: ev.GameStarted) -> None:
+        state.ext[NAME] = Builders()
+        state.ext["figures"][FIGURE] = [event.rules.builders] * len(event.players)
+
+    def begin_turn(self, state: GameState) -> None:
+        builders(state).grants = []
+
+    def begin_part(self, state: GameState) -> None:
+        own = builders(state)
+        if state.part == PART_KIND and own.grants:
+            state.sitting = own.grants.pop()  # the part goes on from the one that earned it
+        own.earned = False
+
+    def extended(self, state: GameState, sids: list[int]) -> None:
+        """Did this part's tile extend a road or city holding the player's builder? (R-TB-3)
+
+        Only a part other than a builder's own earns a builder tile: one extra tile per turn at most.
+        """
+        own = builders(state)
+        if state.part == PART_KIND or own.earned:
+            return
+        graph = state.board.graph
+        me = state.current
+        for sid in sids:
+            feature = graph.feature(sid)
+            if feature.kind in (Kind.ROAD, Kind.CITY) and any(
+                p == me and k == FIGURE for p, _, k in feature.figures
+            ):
+                own.earned = True
+                return
+
+    def deployments(self, state: GameState, figure: str) -> list[str]:
+        """A road or city of the tile just placed holding one of the player's followers (R-TB-2)."""
+        placed = state.placed
+        me = state.current
+        if placed is None or state.ext["figures"][FIGURE][me] == 0:
+            return []
+        graph = state.board.graph
+        completed_too = state.rules.builder_on_completed
+        found = []
+        for name, sid, kind in placed.locations():
+            if kind not in (Kind.ROAD, Kind.CITY):
+                continue
+            feature = graph.feature(sid)
+            if any(p == me for p, _, _ in feature.followers()) and (completed_too or feature.open):
+                found.append(name)
+        return found
+
+    def why_not(self, state: GameState, figure: str, location: str) -> str:
+        return f"a builder goes on a road or city holding your own follower, not {location}"
+
+    def followers_left(self, state: GameState, feature: Feature) -> None:
+        """A builder without its owner's follower beside it goes home (R-TB-4)."""
+        if any(k == FIGURE for _, _, k in feature.figures):
+            owners = frozenset(p for p, _, _ in feature.followers())
+            stranded = frozenset(p for p, _, k in feature.figures if k == FIGURE and p not in owners)
+            if stranded:
+                return_figures(state, feature, FIGURE, stranded)
+
+    def apply(self, state: GameState, event: Event) -> None:
+        if isinstance(event, BuilderTurnGranted):
+            pop_agenda(state, GRANT)
+            builders(state).grants.append(state.sitting)
+        else:
+            assert isinstance(event, BuilderTurnTaken)
+            pop_agenda(state, TAKE)
+            state.next_draw += 1
+            begin_part(state, event.player, PART_KIND, event.tile, True)
+
+    def is_live(self, state: GameState, entry: Entry) -> bool:
+        return entry.item != TAKE or state.pile_left > 0  # R-TB-3a
+
+    def agenda_event(self, state: GameState, entry: Entry) -> Event:
+        gid, version, p = state.id, state.version + 1, entry.player
+        if entry.item == GRANT:
+            return BuilderTurnGranted(originator_id=gid, originator_version=version, player=p)
+        tile = state.draw_order[state.next_draw]
+        return BuilderTurnTaken(originator_id=gid, originator_version=version, player=p, tile=tile)
+
+
+PART = BuildersPart()

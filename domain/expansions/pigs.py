@@ -1,0 +1,57 @@
+"""The pig (Traders & Builders; R-TB-5, R-TB-6): beside its owner's farmer, it adds one point per
+city to the farm's value for that player.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from domain import events as ev
+from domain.features import Feature
+from domain.part import FigureKind, Part
+from domain.scoring import Parts
+from domain.state import GameState, return_figures
+from domain.tiles import Kind
+
+NAME: Final = "pigs"
+FIGURE: Final = "pig"
+
+
+class PigsPart(Part):
+    name = NAME
+    figures = {FIGURE: FigureKind(follower=False, strength=0, rule="R-TB-5")}
+
+    def start(self, state: GameState, event: ev.GameStarted) -> None:
+        state.ext[NAME] = None
+        state.ext["figures"][FIGURE] = [event.rules.pigs] * len(event.players)
+
+    def deployments(self, state: GameState, figure: str) -> list[str]:
+        """A field of the tile just placed holding one of the player's farmers (R-TB-5)."""
+        placed = state.placed
+        me = state.current
+        if placed is None or state.ext["figures"][FIGURE][me] == 0:
+            return []
+        graph = state.board.graph
+        return [
+            name
+            for name, sid, kind in placed.locations()
+            if kind == Kind.FIELD and any(p == me for p, _, _ in graph.feature(sid).followers())
+        ]
+
+    def why_not(self, state: GameState, figure: str, location: str) -> str:
+        return f"a pig goes on a field holding your own farmer, not {location}"
+
+    def award(
+        self, state: GameState, feature: Feature, player: int, value: int, parts: Parts, rule: str
+    ) -> tuple[int, Parts, str]:
+        """One more for each counted city (and castle) with the player's pig in the farm (R-TB-6)."""
+        if feature.kind != Kind.FIELD or not any(p == player and k == FIGURE for p, _, k in feature.figures):
+            return value, parts, rule
+        return value + sum(n for _, n in parts), (*parts, ("pig", 1)), "R-TB-6"
+
+    def final_scoring(self, state: GameState, version: int) -> None:
+        for feature in state.board.graph.roots():
+            return_figures(state, feature, FIGURE)
+
+
+PART = PigsPart()

@@ -1,0 +1,188 @@
+"""The hooks through which a set's parts plug into the core.
+
+A part (one set, or one separable piece of a set) is a `Part` subclass in `domain/expansions/`:
+it owns its events, commands, figures, agenda items, decision steps and its slice of the game
+state (`state.ext[part.name]`), and overrides only the hooks where it changes something; every
+hook defaults to "no change". The core calls the hooks of a game's parts in the registry's
+fixed order (`domain.expansions.PARTS`), at these points:
+
+* the fold (`state.evolve`): `start`, `begin_turn`, `begin_part`, `tile_placed`, `apply` (its
+  own events), `passed` (a pass at one of its steps), the part's scoring (`before_scoring`,
+  `scored_elsewhere`, `feature_scored`, `after_scoring`), `plan` (what comes after the part),
+  `final_feature` and `final_scoring` at the game's end, `followers_left` when followers leave
+  a feature, `award` and `farm_border` to change what a feature is worth to a player;
+* legal moves (`moves`): `placements` (more ways to place a tile), `action_commands` (more
+  things to do after placing), `pending` (a decision the part waits for);
+* the sequencer (`turns`): `automatic` (an event the part records by itself), `is_live` and
+  `agenda_event` for its agenda items;
+* commands (`decide`): `decide` for the commands it owns.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
+
+if TYPE_CHECKING:
+    from domain.agenda import Entry
+    from domain.board import PlacedTile
+    from domain.commands import Command, PlaceTile
+    from domain.events import Event, GameStarted, TilePlaced
+    from domain.features import Feature
+    from domain.moves import Decision, Placement
+    from domain.rules import RuleSet
+    from domain.scoring import Parts
+    from domain.state import GameState
+    from domain.tiles import TileType
+
+
+class FigureKind(NamedTuple):
+    """A kind of figure a part brings: whether it is a follower (it occupies a feature and counts
+    for the majority, R-BASE-4, R-BASE-6) and its strength in a majority."""
+
+    follower: bool
+    strength: int = 1
+    rule: str = "R-BASE-4"  # the rule that lets it be deployed
+
+
+class Part:
+    name: ClassVar[str] = ""
+    events: ClassVar[tuple[type[Event], ...]] = ()
+    commands: ClassVar[tuple[type[Command], ...]] = ()
+    figures: ClassVar[dict[str, FigureKind]] = {}
+    items: ClassVar[tuple[str, ...]] = ()  # agenda items this part turns into events
+    steps: ClassVar[dict[str, str]] = {}  # decision steps it asks for -> the rule behind each
+    pass_steps: ClassVar[dict[str, str]] = {}  # decision step -> the `Passed.step` recorded
+    rules_of: ClassVar[dict[type[Event], str]] = {}  # the rule behind each of its events
+    engine_rules: ClassVar[dict[type[Event], str]] = {}  # its events the engine records itself
+    # Its commands: the decision steps each answers and the rule cited when it comes out of turn,
+    # and how an error message names it.
+    command_steps: ClassVar[dict[type[Command], tuple[tuple[str, ...], str]]] = {}
+    command_names: ClassVar[dict[type[Command], str]] = {}
+    step_names: ClassVar[dict[str, str]] = {}  # its decision steps as error messages name them
+    # Its events that are a player's decision: how each becomes its command again (replays), and
+    # the rule cited when the event `decide` gives differs from the recorded one.
+    decisions: ClassVar[dict[type[Event], tuple[Callable[[Any], tuple[int, Command]], str]]] = {}
+
+    # ---- the fold
+    def start(self, state: GameState, event: GameStarted) -> None:
+        """The game starts: set up `state.ext[self.name]`."""
+
+    def begin_turn(self, state: GameState) -> None:
+        """A normal turn starts (a tile drawn for a new turn)."""
+
+    def begin_part(self, state: GameState) -> None:
+        """A turn part starts: the current player holds a tile."""
+
+    def tile_placed(self, state: GameState, placed: PlacedTile) -> None:
+        """The held tile lies on the board now."""
+
+    def extended(self, state: GameState, sids: list[int]) -> None:
+        """The current player's tile (or a piece laid on it) added these segments to the board."""
+
+    def apply(self, state: GameState, event: Event) -> None:
+        """One of this part's own events."""
+
+    def passed(self, state: GameState, step: str) -> None:
+        """The player passed at one of this part's decision steps."""
+
+    def completions(self, state: GameState, found: list[Feature]) -> None:
+        """Add features this part's pieces completed in the current turn part."""
+
+    def before_scoring(self, state: GameState) -> None:
+        """The turn part is about to score its completions."""
+
+    def scored_elsewhere(self, state: GameState, feature: Feature) -> bool:
+        """True if this part takes care of a completed feature instead of the base scoring."""
+        return False
+
+    def feature_scored(self, state: GameState, feature: Feature) -> None:
+        """A completed feature scored (before its followers went home)."""
+
+    def after_scoring(self, state: GameState, version: int) -> None:
+        """The turn part's completions scored."""
+
+    def plan(self, state: GameState) -> list[Entry]:
+        """Agenda items that follow the turn part just scored."""
+        return []
+
+    def final_feature(self, state: GameState, feature: Feature, version: int) -> bool:
+        """True if this part scored a feature at the game's end instead of the base rules."""
+        return False
+
+    def final_scoring(self, state: GameState, version: int) -> None:
+        """Awards of this part at the game's end, after every feature."""
+
+    def followers_left(self, state: GameState, feature: Feature) -> None:
+        """Followers left the feature (scored, or moved): the part's figures there may go too."""
+
+    def award(
+        self, state: GameState, feature: Feature, player: int, value: int, parts: Parts, rule: str
+    ) -> tuple[int, Parts, str]:
+        """What a scored feature is worth to one of its scorers."""
+        return value, parts, rule
+
+    def farm_border(self, state: GameState, feature: Feature) -> tuple[str, int] | None:
+        """How a feature bordering a farm counts for it at the end, if this part decides:
+        (the name it is counted under, its value)."""
+        return None
+
+    # ---- legal moves
+    def placements(self, state: GameState, held: TileType, found: list[Placement]) -> None:
+        """Add placements this part makes possible."""
+
+    def place(
+        self, state: GameState, player: int, command: PlaceTile, placed: TilePlaced, fits: bool
+    ) -> list[Event] | None:
+        """The events of a placement this part makes legal (or refuses); None if not its business."""
+        return None
+
+    def deployments(self, state: GameState, figure: str) -> list[str]:
+        """Locations on the tile just placed where one of this part's figures may go now."""
+        return []
+
+    def why_not(self, state: GameState, figure: str, location: str) -> str:
+        """Why one of this part's figures may not go on `location` (a location of the tile)."""
+        return f"no {figure} may go on {location}"
+
+    def check_early(self, state: GameState, player: int, command: Command, step: str) -> None:
+        """A chance to name a more precise rule for a command given at the wrong step."""
+
+    def command_options(self, state: GameState, step: str) -> list[Command]:
+        """Every command that answers this part's decision step now (a pass is added by the core)."""
+        return []
+
+    def rule_of(self, event: Event, rules: RuleSet) -> str:
+        """The rule (or variant) that makes one of its events happen where it does."""
+        return self.rules_of[type(event)]
+
+    def action_commands(self, state: GameState) -> list[Command]:
+        """Commands the current player may give after placing, beyond deploying a follower."""
+        return []
+
+    def pending(self, state: GameState) -> Decision | None:
+        """A decision this part waits for now, if any."""
+        return None
+
+    # ---- the sequencer
+    def automatic(self, state: GameState) -> Event | None:
+        """An event this part records by itself now (in its own phase), if any."""
+        return None
+
+    def is_live(self, state: GameState, entry: Entry) -> bool:
+        return True
+
+    def agenda_event(self, state: GameState, entry: Entry) -> Event:
+        raise NotImplementedError(entry.item)
+
+    # ---- commands
+    def decide(self, state: GameState, player: int, command: Command, step: str) -> list[Event]:
+        raise NotImplementedError(type(command).__name__)
+
+    def describe_command(self, command: Command) -> str:
+        return type(command).__name__
+
+
+def ext(state: GameState, name: str) -> Any:
+    """A part's slice of the state."""
+    return state.ext[name]

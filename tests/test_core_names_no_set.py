@@ -1,0 +1,92 @@
+"""The core names no set: every set's rules live in its own part (`domain/expansions/`).
+
+The core is the board, the feature graph, the fold, the sequencer and agenda, the legal-move and
+decide entry points, the scoring of the base game and the hook protocol. A word of a set's own
+vocabulary in any of them (code, strings or comments) means a set's rule leaked into the core.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from domain import part as part_module
+from domain.expansions import PARTS, SETS, parts_for
+
+DOMAIN = Path(__file__).resolve().parents[1] / "domain"
+CORE = (
+    "agenda.py",
+    "aggregate.py",
+    "board.py",
+    "decide.py",
+    "events.py",
+    "features.py",
+    "geometry.py",
+    "moves.py",
+    "part.py",
+    "scoring.py",
+    "state.py",
+    "tiles.py",
+    "turns.py",
+)
+# The vocabulary of the sets we play or are about to: none of it belongs in the core.
+SET_WORDS = (
+    "abbey",
+    "auction",
+    "barn",
+    "bazaar",
+    "bid",
+    "bridge",
+    "builder",
+    "castle",
+    "cathedral",
+    "dragon",
+    "fairy",
+    "goods",
+    "inn",
+    "mayor",
+    "pig",
+    "portal",
+    "princess",
+    "river",
+    "tower",
+    "trader",
+    "volcano",
+    "wagon",
+)
+_WORD = re.compile(r"(?i)(?<![a-z])(" + "|".join(SET_WORDS) + r")(s|es)?(?![a-z])")
+
+
+@pytest.mark.parametrize("module", CORE)
+def test_core_module_names_no_set_concept(module: str) -> None:
+    text = (DOMAIN / module).read_text(encoding="utf-8")
+    found = [
+        f"line {n}: {m.group(0)}"
+        for n, line in enumerate(text.splitlines(), 1)
+        for m in _WORD.finditer(line)
+    ]
+    assert not found, f"{module} names set concepts: {', '.join(found)}"
+
+
+def test_the_word_check_can_fail() -> None:
+    assert _WORD.search("the castle's fief")
+    assert _WORD.search("Bridges")
+    assert not _WORD.search("inner field")  # 'inn' inside a word is not the inn
+
+
+def test_every_part_is_a_part_and_named_once() -> None:
+    names = [p.name for p in PARTS]
+    assert len(names) == len(set(names))
+    assert all(isinstance(p, part_module.Part) for p in PARTS)
+
+
+def test_every_set_brings_registered_parts_only() -> None:
+    known = {p.name for p in PARTS}
+    for code, parts in SETS.items():
+        assert set(parts) <= known, code
+    assert parts_for(("base",)) == ()
+    assert [p.name for p in parts_for(("base", "tb", "bcb"))] == [
+        p.name for p in PARTS if p.name in set(SETS["bcb"]) | set(SETS["tb"])
+    ]
