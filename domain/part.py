@@ -122,6 +122,12 @@ class Part:
         """What a scored feature is worth to one of its scorers."""
         return value, parts, rule
 
+    def value(
+        self, state: GameState, feature: Feature, completed: bool, value: int, parts: Parts
+    ) -> tuple[int, Parts]:
+        """What a road, city or cloister is worth, completed or at the game's end."""
+        return value, parts
+
     def farm_border(self, state: GameState, feature: Feature) -> tuple[str, int] | None:
         """How a feature bordering a farm counts for it at the end, if this part decides:
         (the name it is counted under, its value)."""

@@ -55,6 +55,13 @@ class RuleSet(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=T
     """What a castle beside a farm is worth to it (R-CASTLE-10: 4; one more with the pig).
     A scoring-only reading: the audit re-scores a game with castles counted like cities (3)."""
 
+    without: tuple[str, ...] = ()
+    """Parts of the sets in play switched off, by name (`domain.expansions.PARTS`): JCloisterZone
+    lets a game leave out, say, the inns of Inns & Cathedrals, which then score as plain roads."""
+
+    big_followers: Annotated[int, msgspec.Meta(ge=0, le=5)] = 1
+    """Large followers each player has with Inns & Cathedrals (R-IC-5)."""
+
     solo: bool = False
     """One player may play alone: not a reading of the rules (R-BASE-1 wants 2 to 6) but what
     JCloisterZone's own rule tests do, so their saves can be imported and checked."""

@@ -156,7 +156,7 @@ def _started(state: GameState, e: ev.GameStarted) -> None:
     state.players = e.players
     state.expansions = e.expansions
     state.rules = e.rules
-    state.parts = parts_for(e.expansions)
+    state.parts = parts_for(e.expansions, e.rules.without)
     state.draw_order = e.draw_order
     n = len(e.players)
     state.supply = [e.rules.followers] * n
@@ -260,7 +260,7 @@ def _turn_ended(state: GameState, e: ev.TurnEnded) -> None:
     for feature in completed:
         if any(part.scored_elsewhere(state, feature) for part in parts):
             continue
-        value, score_parts = completed_value(feature)
+        value, score_parts = feature_value(state, feature, completed=True)
         award(state, feature, value, score_parts, "R-BASE-5", version, final=False)
         for part in parts:
             part.feature_scored(state, feature)
@@ -294,12 +294,24 @@ def _game_ended(state: GameState, e: ev.GameEnded) -> None:
             if feature.kind == Kind.FIELD:
                 value, score_parts = farm_value(state, feature)
             else:
-                value, score_parts = incomplete_value(board, feature)
+                value, score_parts = feature_value(state, feature, completed=False)
             award(state, feature, value, score_parts, "R-BASE-8", version, final=True)
         return_followers(state, feature)
     for part in parts:
         part.final_scoring(state, version)
     state.phase = Phase.OVER
+
+
+def feature_value(state: GameState, feature: Feature, *, completed: bool) -> tuple[int, Parts]:
+    """A road, city or cloister's value, completed (R-BASE-5) or at the end (R-BASE-8), as the
+    parts in play change it."""
+    if completed:
+        value, parts = completed_value(feature)
+    else:
+        value, parts = incomplete_value(state.board, feature)
+    for part in state.parts:
+        value, parts = part.value(state, feature, completed, value, parts)
+    return value, parts
 
 
 def farm_value(state: GameState, field: Feature) -> tuple[int, Parts]:

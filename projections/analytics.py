@@ -28,8 +28,8 @@ import pyarrow.parquet as pq
 from domain import events as ev
 from domain.aggregate import Game
 from domain.expansions import bazaars as bz
-from domain.scoring import category, completed_value, majority
-from domain.state import GameState
+from domain.scoring import category, majority
+from domain.state import GameState, feature_value
 from domain.store import GameStore
 
 Format = Literal["parquet", "csv"]
@@ -142,7 +142,7 @@ def game_rows(events: Sequence[ev.Event]) -> Rows:
                         "version": event.originator_version,
                         "kind": category(feature),
                         "size": len(feature.tiles),
-                        "points": completed_value(feature)[0],
+                        "points": feature_value(state, feature, completed=True)[0],
                         "players": ", ".join(names[p] for p in majority(feature)),
                     }
                 )

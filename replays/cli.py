@@ -122,7 +122,7 @@ def parse_rules(order: str, variants: list[str]) -> RuleSet:
         if value.strip().lower() not in ("", "on", "off"):
             fail(f"variant {name} takes =on or =off, not ={value}")
         switches[field] = value.strip().lower() != "off"
-    return RuleSet(order=order, **switches)
+    return msgspec.structs.replace(RuleSet(order=order), **switches)
 
 
 def print_standings(game: Game, title: str) -> None:

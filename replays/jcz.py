@@ -33,8 +33,7 @@ from domain.expansions.castles import ChooseCastle, ChooseCastleTarget, target_p
 from domain.geometry import EDGE_BY_NAME, EDGE_NAMES, HALF_BY_NAME, HALF_NAMES
 from domain.moves import expected_step, feature_handle, legal_commands
 from domain.rules import RuleSet
-from domain.scoring import completed_value
-from domain.state import GameState
+from domain.state import GameState, feature_value
 from domain.tiles import TILES
 
 # Our expansion codes -> the JCloisterZone tile set and the setup elements each one brings.
@@ -408,7 +407,7 @@ def _answer_unasked(game: Game) -> None:
     while (decision := expected_step(state)) is not None and decision.step == "castle-target":
         pending = target_pending(state)
         assert pending is not None
-        best = max(pending[1], key=lambda f: completed_value(f)[0])
+        best = max(pending[1], key=lambda f: feature_value(state, f, completed=True)[0])
         x, y, location = feature_handle(state, best.id)
         game.execute(decision.player, ChooseCastleTarget(x=x, y=y, location=location))
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import random
 from uuid import UUID
 
+import msgspec
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -262,7 +263,7 @@ def test_every_random_game_passes_the_strict_replay_of_an_import(
     seed: int, players: int, order: Order, switches: dict[str, bool]
 ) -> None:
     """What live play records, the import accepts event by event, under any reading of the rules."""
-    rules = RuleSet(order=order, **switches)
+    rules = msgspec.structs.replace(RuleSet(order=order), **switches)
     live = play_bot_game(players, seed, expansions=EXPANSIONS, rules=rules)
     rebuilt = replay(live.pending)
     assert board_view(rebuilt.state) == board_view(live.state)

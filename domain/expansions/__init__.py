@@ -13,7 +13,7 @@ from typing import Final
 from domain import events as ev
 from domain import state as _state
 from domain.commands import Deploy, Pass, PlaceTile
-from domain.expansions import bazaars, bridges, builders, castles, goods, orderings, pigs
+from domain.expansions import bazaars, bridges, builders, castles, goods, inns_cathedrals, orderings, pigs
 from domain.features import FOLLOWER_STRENGTH
 from domain.part import Part
 
@@ -25,6 +25,9 @@ PARTS: Final[tuple[Part, ...]] = (
     builders.PART,
     pigs.PART,
     goods.PART,
+    inns_cathedrals.INNS,
+    inns_cathedrals.CATHEDRALS,
+    inns_cathedrals.BIG_FOLLOWER,
     orderings.PART,
 )
 
@@ -33,14 +36,15 @@ SETS: Final[dict[str, tuple[str, ...]]] = {
     "base": (),
     "bcb": ("bridges", "castles", "bazaars", "orderings"),
     "tb": ("builders", "pigs", "goods", "orderings"),
+    "ic": ("inns", "cathedrals", "big_follower"),
 }
 
 BY_NAME: Final = {part.name: part for part in PARTS}
 
 
-def parts_for(expansions: tuple[str, ...]) -> tuple[Part, ...]:
-    """The parts a game with these sets plays, in the registry's order."""
-    wanted = {name for code in expansions for name in SETS.get(code, ())}
+def parts_for(expansions: tuple[str, ...], without: tuple[str, ...] = ()) -> tuple[Part, ...]:
+    """The parts a game with these sets plays, in the registry's order, less those switched off."""
+    wanted = {name for code in expansions for name in SETS.get(code, ())} - set(without)
     return tuple(part for part in PARTS if part.name in wanted)
 
 

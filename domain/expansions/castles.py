@@ -15,8 +15,8 @@ from domain.features import Feature
 from domain.geometry import Pos
 from domain.moves import Decision, feature_handle, root_at
 from domain.part import Part, ext
-from domain.scoring import completed_value, majority
-from domain.state import GameState, Phase, credit, return_followers
+from domain.scoring import majority
+from domain.state import GameState, Phase, credit, feature_value, return_followers
 from domain.tiles import Kind
 
 NAME: Final = "castles"
@@ -281,7 +281,7 @@ class CastlesPart(Part):
             castle = own.all[index]
             chosen = own.targets.get(index)
             target = next((f for f in hits if f.id == chosen), hits[0])
-            value, _ = completed_value(target)
+            value, _ = feature_value(state, target, completed=True)
             scored.append((castle, value))
         own.triggered = []
         while scored:
