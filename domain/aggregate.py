@@ -16,7 +16,7 @@ from domain import events as ev
 from domain.commands import Command
 from domain.decide import decide
 from domain.errors import RuleViolation
-from domain.expansions import SETS
+from domain.expansions import SETS, start_tile_of
 from domain.rules import RuleSet, checked
 from domain.state import GameState, evolve
 from domain.tiles import TILES
@@ -52,8 +52,10 @@ class Game:
         rules: RuleSet | None = None,
         seed: int | None = None,
         game_id: UUID | None = None,
+        start_tile: str | None = None,
     ) -> Game:
-        """A new game; the draw order is fixed now and recorded (R-BASE-2)."""
+        """A new game; the draw order is fixed now and recorded (R-BASE-2). The start tile is the
+        one the sets bring unless given."""
         check_setup(players, draw_order, expansions, rules)
         game = cls(game_id or uuid4())
         game._record(
@@ -64,6 +66,7 @@ class Game:
                 expansions=tuple(expansions),
                 rules=rules or RuleSet(),
                 draw_order=tuple(draw_order),
+                start_tile=start_tile or start_tile_of(tuple(expansions)),
                 seed=seed,
             )
         )

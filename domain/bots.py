@@ -8,6 +8,7 @@ from uuid import UUID
 
 from domain.aggregate import Game
 from domain.commands import Command, Deploy, Pass
+from domain.expansions import arrange_pile, start_tile_of
 from domain.expansions.bazaars import Bid, ChooseBazaarTile
 from domain.expansions.bridges import PlaceBridge
 from domain.moves import expected_step, legal_commands, place_command, placement_options
@@ -59,8 +60,11 @@ DEFAULT_NAMES = ("Alice", "Bob", "Carol", "Dave", "Eve", "Frank")
 
 
 def shuffled_pile(expansions: Sequence[str], rng: random.Random) -> list[str]:
-    pile = draw_pile(tuple(expansions))
+    """The pile in a random order, as the sets' rules arrange it (R-BASE-2)."""
+    chosen = tuple(expansions)
+    pile = draw_pile(chosen, start_tile_of(chosen))
     rng.shuffle(pile)
+    arrange_pile(chosen, pile)
     return pile
 
 

@@ -69,6 +69,9 @@ def _placement_options(state: GameState) -> list[Placement]:
             found += [(x, y, rotation, None) for x, y in positions for rotation in fits]
     for part in state.parts:
         part.placements(state, held, found)
+    for part in state.parts:
+        if part.refuses_placements:
+            found = [p for p in found if part.refusal(state, held, p[0], p[1], p[2]) is None]
     return found
 
 
@@ -87,7 +90,7 @@ def may_decline(state: GameState) -> bool:
 def fits_somewhere(state: GameState) -> bool:
     held = state.tile
     assert held is not None
-    if state.board.fits_somewhere(held):
+    if state.board.fits_somewhere(held) and not any(p.refuses_placements for p in state.parts):
         return True
     return bool(placement_options(state))
 

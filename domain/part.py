@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     from domain.agenda import Entry
     from domain.board import PlacedTile
     from domain.commands import Command, PlaceTile
+    from domain.errors import RuleViolation
     from domain.events import Event, GameStarted, TilePlaced
     from domain.features import Feature
     from domain.moves import Decision, Placement
@@ -133,9 +134,25 @@ class Part:
         (the name it is counted under, its value)."""
         return None
 
+    # ---- setting up
+    def start_tile(self) -> str | None:
+        """The tile this part starts the game with instead of the base game's (R-BASE-2)."""
+        return None
+
+    def arrange(self, pile: list[str]) -> None:
+        """Reorder a shuffled pile as this part's rules want it (some tiles first, some last)."""
+
     # ---- legal moves
+    refuses_placements: ClassVar[bool] = False  # whether `refusal` can refuse anything
+
     def placements(self, state: GameState, held: TileType, found: list[Placement]) -> None:
         """Add placements this part makes possible."""
+
+    def refusal(
+        self, state: GameState, held: TileType, x: int, y: int, rotation: int
+    ) -> RuleViolation | None:
+        """Why this part forbids a placement the edges allow, if it does."""
+        return None
 
     def place(
         self, state: GameState, player: int, command: PlaceTile, placed: TilePlaced, fits: bool

@@ -214,10 +214,11 @@ def tiles_of(expansions: tuple[str, ...]) -> list[str]:
     return ids
 
 
-def draw_pile(expansions: tuple[str, ...]) -> list[str]:
+def draw_pile(expansions: tuple[str, ...], start: str = START_TILE) -> list[str]:
     """The tiles to shuffle into the draw pile: every copy except one start tile (R-BASE-2)."""
     pile = tiles_of(expansions)
-    pile.remove(START_TILE)
+    if start in pile:
+        pile.remove(start)
     return pile
 
 

@@ -76,7 +76,7 @@ def test_text_output_names_the_game(db: str) -> None:
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (("play", "--expansions", "base,river"), "unknown expansion"),
+        (("play", "--expansions", "base,moonlight"), "unknown expansion"),
         (("play", "--players", "2", "--names", "Ann,Bo,Cy"), "3 names for 2 players"),
         (("scores", "00000000-0000-0000-0000-000000000000"), "no game"),
         (("replay", "zzz"), "no game with id 'zzz'"),

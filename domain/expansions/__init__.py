@@ -12,8 +12,19 @@ from typing import Final
 
 from domain import events as ev
 from domain import state as _state
+from domain.catalogue import START_TILE
 from domain.commands import Deploy, Pass, PlaceTile
-from domain.expansions import bazaars, bridges, builders, castles, goods, inns_cathedrals, orderings, pigs
+from domain.expansions import (
+    bazaars,
+    bridges,
+    builders,
+    castles,
+    goods,
+    inns_cathedrals,
+    orderings,
+    pigs,
+    river,
+)
 from domain.features import FOLLOWER_STRENGTH
 from domain.part import Part
 
@@ -28,6 +39,7 @@ PARTS: Final[tuple[Part, ...]] = (
     inns_cathedrals.INNS,
     inns_cathedrals.CATHEDRALS,
     inns_cathedrals.BIG_FOLLOWER,
+    river.PART,
     orderings.PART,
 )
 
@@ -37,6 +49,7 @@ SETS: Final[dict[str, tuple[str, ...]]] = {
     "bcb": ("bridges", "castles", "bazaars", "orderings"),
     "tb": ("builders", "pigs", "goods", "orderings"),
     "ic": ("inns", "cathedrals", "big_follower"),
+    "river": ("river",),
 }
 
 BY_NAME: Final = {part.name: part for part in PARTS}
@@ -46,6 +59,17 @@ def parts_for(expansions: tuple[str, ...], without: tuple[str, ...] = ()) -> tup
     """The parts a game with these sets plays, in the registry's order, less those switched off."""
     wanted = {name for code in expansions for name in SETS.get(code, ())} - set(without)
     return tuple(part for part in PARTS if part.name in wanted)
+
+
+def start_tile_of(expansions: tuple[str, ...]) -> str:
+    """The tile the game starts with: the base game's, unless a part brings its own (R-BASE-2)."""
+    return next((t for part in parts_for(expansions) if (t := part.start_tile())), START_TILE)
+
+
+def arrange_pile(expansions: tuple[str, ...], pile: list[str]) -> None:
+    """A shuffled pile put in the order the parts' rules want."""
+    for part in parts_for(expansions):
+        part.arrange(pile)
 
 
 GameEvent = (
