@@ -111,12 +111,36 @@ def legal_deployments(state: GameState, figure: str = "follower") -> list[str]:
         return [] if owner is None else owner.deployments(state, figure)
     if state.supply[state.current] == 0:
         return []
+    return unoccupied_locations(state)
+
+
+def unoccupied_locations(state: GameState) -> list[str]:
+    """Locations of the tile just placed whose feature holds no follower (R-BASE-4), fields only
+    when farmers are played."""
+    placed = state.placed
+    assert placed is not None
     graph = state.board.graph
     farmers = state.rules.farmers
     return [
         name
         for name, sid, kind in placed.locations()
         if (farmers or kind != Kind.FIELD) and not graph.feature(sid).occupied()
+    ]
+
+
+def own_follower_locations(state: GameState, figure: str, kinds: tuple[Kind, ...]) -> list[str]:
+    """Locations of the tile just placed, of these kinds, whose feature holds a follower of the
+    current player, if that player still has a `figure` in supply (a figure that goes beside one's
+    own follower)."""
+    placed = state.placed
+    me = state.current
+    if placed is None or state.ext["figures"][figure][me] == 0:
+        return []
+    graph = state.board.graph
+    return [
+        name
+        for name, sid, kind in placed.locations()
+        if kind in kinds and any(p == me for p, _, _ in graph.feature(sid).followers())
     ]
 
 

@@ -10,6 +10,7 @@ from domain import events as ev
 from domain.agenda import Entry
 from domain.events import Event
 from domain.features import Feature
+from domain.moves import own_follower_locations
 from domain.part import FigureKind, Part, ext
 from domain.state import GameState, begin_part, pop_agenda, return_figures
 from domain.tiles import Kind
@@ -92,21 +93,14 @@ class BuildersPart(Part):
                 return
 
     def deployments(self, state: GameState, figure: str) -> list[str]:
-        """A road or city of the tile just placed holding one of the player's followers (R-TB-2)."""
+        """A road or city of the tile just placed holding one of the player's followers (R-TB-2);
+        under JCZ-BUILDER-COMPLETED not one the tile completed."""
+        found = own_follower_locations(state, FIGURE, (Kind.ROAD, Kind.CITY))
         placed = state.placed
-        me = state.current
-        if placed is None or state.ext["figures"][FIGURE][me] == 0:
-            return []
+        if state.rules.builder_on_completed or placed is None:
+            return found
         graph = state.board.graph
-        completed_too = state.rules.builder_on_completed
-        found = []
-        for name, sid, kind in placed.locations():
-            if kind not in (Kind.ROAD, Kind.CITY):
-                continue
-            feature = graph.feature(sid)
-            if any(p == me for p, _, _ in feature.followers()) and (completed_too or feature.open):
-                found.append(name)
-        return found
+        return [name for name in found if graph.feature(placed.segment(name)).open]
 
     def why_not(self, state: GameState, figure: str, location: str) -> str:
         return f"a builder goes on a road or city holding your own follower, not {location}"

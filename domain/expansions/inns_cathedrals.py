@@ -7,10 +7,12 @@ pennant when completed and nothing at the end; the large follower counts as two 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Final
 
 from domain import events as ev
 from domain.features import Feature
+from domain.moves import unoccupied_locations
 from domain.part import FigureKind, Part
 from domain.scoring import Parts
 from domain.state import GameState
@@ -19,8 +21,15 @@ from domain.tiles import Kind
 BIG: Final = "big"  # the large follower's figure
 
 
-class InnsPart(Part):
-    name = "inns"
+class MarkedFeature(Part):
+    """A road or city holding a marked segment (an inn, a cathedral) is worth `per` more when
+    completed, for each tile and what `counted` adds, and nothing when unfinished at the end."""
+
+    def __init__(self, name: str, kind: Kind, mark: str, counted: Callable[[Feature], int]) -> None:
+        self.name = name  # type: ignore[misc]  # one class, two parts: each names itself
+        self.kind = kind
+        self.mark = mark
+        self.counted = counted
 
     def start(self, state: GameState, event: ev.GameStarted) -> None:
         state.ext[self.name] = None
@@ -28,31 +37,12 @@ class InnsPart(Part):
     def value(
         self, state: GameState, feature: Feature, completed: bool, value: int, parts: Parts
     ) -> tuple[int, Parts]:
-        """R-IC-2: a completed road with an inn, one more a tile; R-IC-3: unfinished, nothing."""
-        if feature.kind != Kind.ROAD or not feature.marks.get("inn"):
+        if feature.kind != self.kind or not feature.marks.get(self.mark):
             return value, parts
         if not completed:
-            return 0, (("inn", 0),)
-        tiles = len(feature.tiles)
-        return value + tiles, (*parts, ("inn", tiles))
-
-
-class CathedralsPart(Part):
-    name = "cathedrals"
-
-    def start(self, state: GameState, event: ev.GameStarted) -> None:
-        state.ext[self.name] = None
-
-    def value(
-        self, state: GameState, feature: Feature, completed: bool, value: int, parts: Parts
-    ) -> tuple[int, Parts]:
-        """R-IC-4: a completed city with a cathedral, one more a tile and a pennant; unfinished, nothing."""
-        if feature.kind != Kind.CITY or not feature.marks.get("cathedral"):
-            return value, parts
-        if not completed:
-            return 0, (("cathedral", 0),)
-        extra = len(feature.tiles) + feature.pennants
-        return value + extra, (*parts, ("cathedral", extra))
+            return 0, ((self.mark, 0),)
+        extra = self.counted(feature)
+        return value + extra, (*parts, (self.mark, extra))
 
 
 class BigFollowerPart(Part):
@@ -67,20 +57,13 @@ class BigFollowerPart(Part):
         """Wherever a follower may go (R-IC-5)."""
         if state.ext["figures"][BIG][state.current] == 0:
             return []
-        placed = state.placed
-        assert placed is not None
-        graph = state.board.graph
-        farmers = state.rules.farmers
-        return [
-            name
-            for name, sid, kind in placed.locations()
-            if (farmers or kind != Kind.FIELD) and not graph.feature(sid).occupied()
-        ]
+        return unoccupied_locations(state)
 
     def why_not(self, state: GameState, figure: str, location: str) -> str:
         return f"the feature at {location} already holds a follower"
 
 
-INNS = InnsPart()
-CATHEDRALS = CathedralsPart()
+# R-IC-2, R-IC-3: an inn's road, one more a tile; R-IC-4: a cathedral's city, one more a tile and a pennant.
+INNS = MarkedFeature("inns", Kind.ROAD, "inn", lambda road: len(road.tiles))
+CATHEDRALS = MarkedFeature("cathedrals", Kind.CITY, "cathedral", lambda city: len(city.tiles) + city.pennants)
 BIG_FOLLOWER = BigFollowerPart()

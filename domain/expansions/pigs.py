@@ -8,6 +8,7 @@ from typing import Final
 
 from domain import events as ev
 from domain.features import Feature
+from domain.moves import own_follower_locations
 from domain.part import FigureKind, Part
 from domain.scoring import Parts
 from domain.state import GameState, return_figures
@@ -27,16 +28,7 @@ class PigsPart(Part):
 
     def deployments(self, state: GameState, figure: str) -> list[str]:
         """A field of the tile just placed holding one of the player's farmers (R-TB-5)."""
-        placed = state.placed
-        me = state.current
-        if placed is None or state.ext["figures"][FIGURE][me] == 0:
-            return []
-        graph = state.board.graph
-        return [
-            name
-            for name, sid, kind in placed.locations()
-            if kind == Kind.FIELD and any(p == me for p, _, _ in graph.feature(sid).followers())
-        ]
+        return own_follower_locations(state, FIGURE, (Kind.FIELD,))
 
     def why_not(self, state: GameState, figure: str, location: str) -> str:
         return f"a pig goes on a field holding your own farmer, not {location}"
