@@ -116,7 +116,7 @@ def legal_deployments(state: GameState, figure: str = "follower") -> list[str]:
 
 def unoccupied_locations(state: GameState) -> list[str]:
     """Locations of the tile just placed whose feature holds no follower (R-BASE-4), fields only
-    when farmers are played."""
+    when farmers are played; a set's own kind of feature takes none."""
     placed = state.placed
     assert placed is not None
     graph = state.board.graph
@@ -124,7 +124,7 @@ def unoccupied_locations(state: GameState) -> list[str]:
     return [
         name
         for name, sid, kind in placed.locations()
-        if (farmers or kind != Kind.FIELD) and not graph.feature(sid).occupied()
+        if kind != Kind.OTHER and (farmers or kind != Kind.FIELD) and not graph.feature(sid).occupied()
     ]
 
 

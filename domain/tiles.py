@@ -104,10 +104,13 @@ def _parse_segment(clause: str, cities: list[tuple[str, int]]) -> Segment:
     rest = tuple(f for f in flags if f != "pennant")
     if kind == Kind.FIELD:
         halves_text, _, borders_text = where.partition(">")
-        halves = () if halves_text == "inner" else tuple(HALF_BY_NAME[h] for h in halves_text.split("+"))
+        inner = halves_text.startswith("inner")  # a field touching no edge: inner, inner2…
+        halves = () if inner else tuple(HALF_BY_NAME[h] for h in halves_text.split("+"))
         city_index = dict(cities)
         borders = tuple(city_index[c] for c in borders_text.split(",")) if borders_text else ()
-        return Segment(kind=kind, halves=halves, borders=borders, flags=rest)
+        return Segment(
+            kind=kind, halves=halves, borders=borders, flags=rest, name=halves_text if inner else ""
+        )
     edges = () if where == "-" else tuple(EDGE_BY_NAME[e] for e in where.split("+"))
     return Segment(
         kind=kind, edges=edges, pennants=pennants, flags=rest, name="" if kind != Kind.OTHER else head
@@ -122,7 +125,7 @@ def segment_name(segment: Segment, quarters: int) -> str:
         return segment.name
     if segment.kind == Kind.FIELD:
         if not segment.halves:
-            return "inner"
+            return segment.name
         return "+".join(HALF_NAMES[h] for h in sorted(rotate_half(h, quarters) for h in segment.halves))
     return "+".join(EDGE_NAMES[e] for e in sorted(rotate_edge(e, quarters) for e in segment.edges))
 

@@ -27,6 +27,7 @@ from domain.aggregate import Game
 from domain.catalogue import START_TILE
 from domain.commands import Command, Deploy, Pass, PlaceTile
 from domain.errors import RuleViolation
+from domain.expansions import SETS, start_tile_of
 from domain.expansions.bazaars import Bid, Buy, ChooseBazaarTile, Sell
 from domain.expansions.bridges import PlaceBridge
 from domain.expansions.castles import ChooseCastle, ChooseCastleTarget, target_pending
@@ -42,10 +43,25 @@ JCZ_EXPANSIONS: dict[str, tuple[str, frozenset[str]]] = {
     "bcb": ("bridges-castles-and-bazaars", frozenset({"bridge", "castle", "bazaar"})),
     # pig-herd: JCZ switches on the pig herd of a tile none of our sets has; without it, no effect.
     "tb": ("traders-and-builders", frozenset({"builder", "pig", "traders", "pig-herd"})),
+    "ic": ("inns-and-cathedrals", frozenset({"big-follower", "cathedral", "inn"})),
+    "river": ("river/1", frozenset({"river"})),
+}
+# The setup element that switches each of our parts on; a part of a set in play whose element
+# the save leaves out is played without (RuleSet.without), as JCloisterZone does.
+PART_ELEMENTS: dict[str, str] = {
+    "bridges": "bridge",
+    "castles": "castle",
+    "bazaars": "bazaar",
+    "builders": "builder",
+    "pigs": "pig",
+    "goods": "traders",
+    "inns": "inn",
+    "cathedrals": "cathedral",
+    "big_follower": "big-follower",
 }
 # The expansions whose saves we import; a save needing anything else is refused or reported
 # "unsupported".
-SUPPORTED: frozenset[str] = frozenset({"base", "bcb", "tb"})
+SUPPORTED: frozenset[str] = frozenset({"base", "bcb", "tb", "ic", "river"})
 
 SET_CODES = {jcz_set: code for code, (jcz_set, _) in JCZ_EXPANSIONS.items()}
 # Switches of our RuleSet that reproduce how JCloisterZone 5.x plays (RULES.md section 9); only
@@ -301,9 +317,10 @@ def unsupported(save: JczSave) -> str | None:
     missing += [f"rule {name}={value}" for name, value in setup.rules.items()]
     if not 1 <= len(save.players) <= 6:
         missing.append(f"{len(save.players)} player(s) (1 to 6 supported)")
-    if setup.start != (JczStart(tile=START_TILE, x=0, y=0, rotation=0),):  # R-BASE-2
+    start = start_tile_of(tuple(c for c in expansions_of(save) if c in SETS))
+    if setup.start != (JczStart(tile=start, x=0, y=0, rotation=0),):  # R-BASE-2
         given = "; ".join(f"{s.tile} at ({s.x},{s.y}) rotated {s.rotation}" for s in setup.start)
-        missing.append(f"start {given or 'without a tile'} (only {START_TILE} at (0,0) rotated 0)")
+        missing.append(f"start {given or 'without a tile'} (only {start} at (0,0) rotated 0)")
     return ", ".join(missing) or None
 
 
@@ -317,10 +334,26 @@ def jcz_rules(save: JczSave) -> RuleSet:
             "farmers": bool(elements.get("farmers", True)),
             "builders": elements.get("builder", 1),
             "pigs": elements.get("pig", 1),
+            "big_followers": elements.get("big-follower", 1),
+            "without": _parts_left_out(save),
             "solo": len(save.players) == 1,  # JCZ's rule tests play alone
             **switches,
         },
         RuleSet,
+    )
+
+
+def _parts_left_out(save: JczSave) -> tuple[str, ...]:
+    """Parts of the sets in play whose setup element the save switches off (4.x saves name no
+    elements: their sets play whole)."""
+    elements = save.setup.elements
+    if not elements:
+        return ()
+    in_play = {name for code in expansions_of(save) for name in SETS.get(code, ())}
+    return tuple(
+        sorted(
+            part for part, element in PART_ELEMENTS.items() if part in in_play and not elements.get(element)
+        )
     )
 
 
@@ -329,6 +362,8 @@ def location_name(pointer: JczPointer) -> str:
     where = pointer.location
     if pointer.feature == "Monastery" or where == "CLOISTER":
         return "cloister"
+    if where == "II":  # a second field touching no edge
+        return "inner2"
     if where == "I":  # a field touching no edge
         return "inner"
     if pointer.feature == "Field" or any(c in where for c in "LR"):  # only half-edges say L/R
@@ -434,7 +469,7 @@ def _command(index: int, message: JczMessage, state: GameState) -> Command | Non
         return PlaceTile(x=x, y=y, rotation=int(payload["rotation"][1:]), tile=tile_id)
     if kind == "DEPLOY_MEEPLE":
         figure = payload.get("meepleId", "").split(".")[1:2]
-        ours = {"small": "follower", "builder": "builder", "pig": "pig"}.get("".join(figure))
+        ours = {"small": "follower", "big": "big", "builder": "builder", "pig": "pig"}.get("".join(figure))
         if ours is None:
             raise JczError(f"message {index} deploys a {'.'.join(figure) or 'figure'} we do not support")
         try:

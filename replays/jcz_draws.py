@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import struct
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Final, Literal
 
 from domain.tiles import TILES
@@ -51,9 +51,92 @@ class JczRandom:
         return k
 
 
+def _group(tile_id: str, dragons_wait: bool) -> str:
+    """JCloisterZone's pack group of a tile: dragon tiles wait for a volcano in their own group
+    (while the dragon is played); river tiles, the lake and the spring have theirs."""
+    tile = TILES[tile_id]
+    if dragons_wait and "dragon" in tile.tags:
+        return "dragon"
+    if "spring" in tile.tags:
+        return "river-spring"
+    if "lake" in tile.tags:
+        return "river-lake"
+    if any(seg.name == "river" for seg in tile.segments):
+        return "river"
+    return "default"
+
+
+class JczPack:
+    """JCloisterZone's draw pack: groups in name order, each sorted by tile id; a draw indexes the
+    active groups' tiles in that order, and a group emptied makes way for its successor."""
+
+    __slots__ = ("active", "groups", "successor")
+
+    def __init__(self, tiles: list[str], dragons_wait: bool) -> None:
+        grouped: dict[str, list[str]] = {}
+        for tile in sorted(tiles):
+            grouped.setdefault(_group(tile, dragons_wait), []).append(tile)
+        self.groups = {name: grouped[name] for name in sorted(grouped)}
+        self.groups.pop("river-spring", None)  # springs beyond the start are not played
+        self.successor: dict[str, str] = {}
+        self.active = set(self.groups)
+        if "river" in self.groups or "river-lake" in self.groups:
+            self.active -= {"default", "river-lake"}
+            self.successor = {"river": "river-lake", "river-lake": "default"}
+            if "river" not in self.groups:
+                self.active.add("river-lake")
+        if dragons_wait:
+            self.active.discard("dragon")
+
+    def activate(self, group: str) -> None:
+        if group in self.groups:
+            self.active.add(group)
+
+    def tiles(self) -> list[str]:
+        """The tiles that can be drawn now, in the order a draw indexes them."""
+        return [t for name, group in self.groups.items() if name in self.active for t in group]
+
+    def __len__(self) -> int:
+        return sum(len(group) for name, group in self.groups.items() if name in self.active)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.tiles())
+
+    def take(self, index: int) -> str:
+        for name, group in self.groups.items():
+            if name not in self.active:
+                continue
+            if index < len(group):
+                return self._remove(name, index)
+            index -= len(group)
+        raise IndexError(index)
+
+    def remove(self, tile: str) -> None:
+        """Take a named tile out of an active group (a forced draw)."""
+        for name, group in self.groups.items():
+            if name in self.active and tile in group:
+                self._remove(name, group.index(tile))
+                return
+        raise ValueError(tile)
+
+    def _remove(self, name: str, index: int) -> str:
+        group = self.groups[name]
+        tile = group.pop(index)
+        if not group:
+            del self.groups[name]
+            self.active.discard(name)
+            if name in self.successor:
+                self.activate(self.successor[name])
+        return tile
+
+
 def jcz_pack(save: JczSave) -> list[str]:
-    """The draw pack before the first draw: every copy of every tile in play, sorted by id
-    (JCZ's order; all tiles of these sets are in its one group `default`), minus the start tile."""
+    """Every tile of the draw pack before the first draw, in JCloisterZone's order: every copy of
+    every tile in play, minus the start tile, sorted by id within groups in name order."""
+    return [t for group in _pack(save).groups.values() for t in group]
+
+
+def _pack(save: JczSave) -> JczPack:
     counts: Counter[str] = Counter()
     for key, copies in save.setup.sets.items():
         code = SET_CODES.get(set_name(key))
@@ -62,7 +145,7 @@ def jcz_pack(save: JczSave) -> list[str]:
                 counts[t.id] += copies * t.count
     for start in save.setup.start:
         counts[start.tile] -= 1
-    return sorted(counts.elements())
+    return JczPack(list(counts.elements()), dragons_wait=bool(save.setup.elements.get("dragon")))
 
 
 class JczDrawer:
@@ -76,7 +159,7 @@ class JczDrawer:
 
     def __init__(self, save: JczSave) -> None:
         annotations = save.gameAnnotations
-        self.pack = jcz_pack(save)
+        self.pack = _pack(save)
         self.forced: tuple[str, ...] = annotations.drawOrder or () if annotations else ()
         self.limit = annotations.endTurn if annotations else None
         self.random = JczRandom(save.initialRandom)
@@ -104,7 +187,7 @@ class JczDrawer:
             except ValueError:
                 raise JczError(f"the draw order names {tile!r}, which the pack does not hold") from None
         else:
-            tile = self.pack.pop(self.random.next_int(len(self.pack)))
+            tile = self.pack.take(self.random.next_int(len(self.pack)))
         self.draws.append(JczDraw(tile=tile, kind=kind, after=after))
         return tile
 
@@ -275,6 +358,8 @@ class DrawWalk:
             after = self.drawer.draws[-1].after if self.drawer.draws else -1
             self.tile_step(self.current, "redraw", after)
         self.held = None
+        if "volcano" in TILES[tile_id].tags:
+            self.drawer.pack.activate("dragon")  # dragon tiles may be drawn from now on
         if "bazaar" in TILES[tile_id].tags and self.supply is None:
             self.pending_bazaar = True
 

@@ -109,12 +109,12 @@ def test_unsupported_names_what_is_missing(monkeypatch: pytest.MonkeyPatch) -> N
     assert unsupported(decode(off)) is None  # no farmers is a base rule; 0 bridges are none
     odd = save(
         [],
-        sets={"basic:1": 1, "inns-and-cathedrals:1": 1},
+        sets={"basic:1": 1, "cult:1": 1},
         rules={"tiny-city-scoring": "2"},
         players=[f"P{i}" for i in range(7)],
     )
     assert unsupported(decode(odd)) == (
-        "set inns-and-cathedrals, rule tiny-city-scoring=2, 7 player(s) (1 to 6 supported)"
+        "set cult, rule tiny-city-scoring=2, 7 player(s) (1 to 6 supported)"
     )
     # JCloisterZone's own rule tests play alone: read with the `solo` switch.
     assert unsupported(decode(save([], players=["Solo"]))) is None
@@ -240,10 +240,10 @@ def test_carc_check_table_names_the_first_disagreement(tmp_path: Path, wide: Non
 
 
 def test_carc_check_unsupported_is_not_a_failure(tmp_path: Path, wide: None) -> None:
-    write(tmp_path, save([], sets={"basic:1": 1, "inns-and-cathedrals:1": 1}))
+    write(tmp_path, save([], sets={"basic:1": 1, "cult:1": 1}))
     code, out = carc_check(str(tmp_path))
     assert code == 0
-    assert "unsupported" in out and "inns-and-cathedrals" in out
+    assert "unsupported" in out and "cult" in out
 
 
 def test_carc_check_unreadable_file_fails(tmp_path: Path, wide: None) -> None:

@@ -8,7 +8,8 @@ what meets it. Clauses, separated by ``;``:
 * ``city N+W`` one city touching the listed edges; ``road E+W`` one road through the listed
   edges (``road S`` ends inside the tile); ``cloister``;
 * ``field Nw+Ne>E+W,S`` one field touching the listed half-edges (``inner`` if none) and,
-  after ``>``, the city segments of this tile it borders, named by their edges;
+  after ``>``, the city segments of this tile it borders, named by their edges (a second field
+  touching no edge is ``inner2``);
 * ``NAME N+S`` any other feature (``river N+S``): a segment that takes no follower unless a
   set's rules say so;
 * after a segment's place, its flags: ``pennant`` (counted by the base game) and any words a
