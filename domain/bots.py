@@ -10,7 +10,6 @@ from domain.aggregate import Game
 from domain.commands import Command, Deploy, Pass
 from domain.expansions import arrange_pile, start_tile_of
 from domain.expansions.bazaars import Bid, ChooseBazaarTile
-from domain.expansions.bridges import PlaceBridge
 from domain.moves import expected_step, legal_commands, place_command, placement_options
 from domain.rules import RuleSet
 from domain.state import GameState
@@ -38,9 +37,10 @@ class RandomBot:
             return decision.player, place_command(rng.choice(placement_options(state)))
         options = legal_commands(state)
         if step == "action":
-            bridges = [c for c in options if isinstance(c, PlaceBridge)]
-            if bridges and rng.random() < 0.2:
-                return decision.player, rng.choice(bridges)
+            # A part's own action (a bridge, a tower piece, a ransom…) now and then.
+            actions = [c for c in options if not isinstance(c, Deploy | Pass)]
+            if actions and rng.random() < 0.2:
+                return decision.player, rng.choice(actions)
             deploys = [c for c in options if isinstance(c, Deploy)]
             if deploys and rng.random() < self.deploy_rate:
                 return decision.player, rng.choice(deploys)

@@ -50,9 +50,10 @@ _SCORE_NAMES = {
     "farm": "field",
     "castle": "castle",
     "goods": "trade-goods",
+    "ransom": "ransom",
 }
 # Only ever scored at the end, never "incomplete".
-_NO_INCOMPLETE = frozenset({"farm", "castle", "goods"})
+_NO_INCOMPLETE = frozenset({"farm", "castle", "goods", "ransom"})
 # Our phases -> JCloisterZone's phase names, for `phase is …` assertions.
 _PHASE_NAMES = {Phase.PLACE: "TilePhase", Phase.ACTION: "ActionPhase", Phase.OVER: "GameOverPhase"}
 

@@ -31,6 +31,7 @@ from domain.expansions import SETS, start_tile_of
 from domain.expansions.bazaars import Bid, Buy, ChooseBazaarTile, Sell
 from domain.expansions.bridges import PlaceBridge
 from domain.expansions.castles import ChooseCastle, ChooseCastleTarget, target_pending
+from domain.expansions.tower import ON_TOWER, CaptureFollower, GuardTower, PlaceTowerPiece
 from domain.geometry import EDGE_BY_NAME, EDGE_NAMES, HALF_BY_NAME, HALF_NAMES
 from domain.moves import expected_step, feature_handle, legal_commands
 from domain.rules import RuleSet
@@ -45,6 +46,7 @@ JCZ_EXPANSIONS: dict[str, tuple[str, frozenset[str]]] = {
     "tb": ("traders-and-builders", frozenset({"builder", "pig", "traders", "pig-herd"})),
     "ic": ("inns-and-cathedrals", frozenset({"big-follower", "cathedral", "inn"})),
     "river": ("river/1", frozenset({"river"})),
+    "tower": ("tower", frozenset({"tower"})),
 }
 # The setup element that switches each of our parts on; a part of a set in play whose element
 # the save leaves out is played without (RuleSet.without), as JCloisterZone does.
@@ -61,7 +63,7 @@ PART_ELEMENTS: dict[str, str] = {
 }
 # The expansions whose saves we import; a save needing anything else is refused or reported
 # "unsupported".
-SUPPORTED: frozenset[str] = frozenset({"base", "bcb", "tb", "ic", "river"})
+SUPPORTED: frozenset[str] = frozenset({"base", "bcb", "tb", "ic", "river", "tower"})
 
 SET_CODES = {jcz_set: code for code, (jcz_set, _) in JCZ_EXPANSIONS.items()}
 # Switches of our RuleSet that reproduce how JCloisterZone 5.x plays (RULES.md section 9); only
@@ -447,6 +449,17 @@ def _answer_unasked(game: Game) -> None:
         game.execute(decision.player, ChooseCastleTarget(x=x, y=y, location=location))
 
 
+# JCloisterZone's figure names (in meeple ids like ``0.big.1``) -> ours.
+_FIGURES = {"small": "follower", "big": "big", "builder": "builder", "pig": "pig"}
+
+
+def _figure(index: int, meeple_id: str) -> str:
+    name = "".join(meeple_id.split(".")[1:2])
+    if name not in _FIGURES:
+        raise JczError(f"message {index} moves a {name or 'figure'} we do not support")
+    return _FIGURES[name]
+
+
 def _token(index: int, payload: dict[str, Any]) -> Command:
     pointer = msgspec.convert(payload["pointer"], JczPointer)
     x, y = pointer.position
@@ -455,6 +468,8 @@ def _token(index: int, payload: dict[str, Any]) -> Command:
         return PlaceBridge(x=x, y=y, axis="NS" if pointer.location == "NS" else "EW")
     if token == "CASTLE":
         return ChooseCastle(x=x, y=y, location=location_name(pointer))
+    if token == "TOWER_PIECE":
+        return PlaceTowerPiece(x=x, y=y)
     raise JczError(f"message {index} places a {token} token we do not support")
 
 
@@ -468,13 +483,12 @@ def _command(index: int, message: JczMessage, state: GameState) -> Command | Non
             raise JczError(f"message {index} places an unknown tile id {tile_id!r}")
         return PlaceTile(x=x, y=y, rotation=int(payload["rotation"][1:]), tile=tile_id)
     if kind == "DEPLOY_MEEPLE":
-        figure = payload.get("meepleId", "").split(".")[1:2]
-        ours = {"small": "follower", "big": "big", "builder": "builder", "pig": "pig"}.get("".join(figure))
-        if ours is None:
-            raise JczError(f"message {index} deploys a {'.'.join(figure) or 'figure'} we do not support")
+        ours = _figure(index, payload.get("meepleId", ""))
         try:
-            location = location_name(msgspec.convert(payload["pointer"], JczPointer))
-            return Deploy(location=location, figure=ours)
+            pointer = msgspec.convert(payload["pointer"], JczPointer)
+            if pointer.feature == "Tower":
+                return GuardTower(x=pointer.position[0], y=pointer.position[1], figure=ours)
+            return Deploy(location=location_name(pointer), figure=ours)
         except (KeyError, msgspec.ValidationError) as e:
             raise JczError(f"message {index}: unreadable pointer {payload.get('pointer')!r}") from e
     if kind == "PASS":
@@ -489,6 +503,15 @@ def _command(index: int, message: JczMessage, state: GameState) -> Command | Non
         if decision is not None and decision.step == "choose":
             return ChooseBazaarTile(index=int(payload["supplyIndex"]), bid=price)
         return Bid(amount=price)
+    if kind == "CAPTURE_FOLLOWER":
+        captured = payload["pointer"]
+        pointer = msgspec.convert(captured["featurePointer"], JczPointer)
+        where = ON_TOWER if pointer.feature == "Tower" else location_name(pointer)
+        meeple = str(captured["meepleId"])
+        x, y = pointer.position
+        return CaptureFollower(
+            x=x, y=y, location=where, owner=int(meeple.split(".")[0]), figure=_figure(index, meeple)
+        )
     if kind == "BAZAAR_BUY_OR_SELL":
         return Buy() if payload["value"] == "BUY" else Sell()
     if kind in ("COMMIT", "GAME_OVER"):  # GAME_OVER: 4.x's explicit end; our pile ends the game

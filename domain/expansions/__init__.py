@@ -24,6 +24,7 @@ from domain.expansions import (
     orderings,
     pigs,
     river,
+    tower,
 )
 from domain.features import FOLLOWER_STRENGTH
 from domain.part import Part
@@ -31,6 +32,7 @@ from domain.part import Part
 # Hooks run in this order. The ordering policy plans last, once every part has had its say.
 PARTS: Final[tuple[Part, ...]] = (
     bridges.PART,
+    tower.PART,  # a capture is decided before any castle (JCloisterZone's phase order)
     castles.PART,
     bazaars.PART,
     builders.PART,
@@ -50,6 +52,7 @@ SETS: Final[dict[str, tuple[str, ...]]] = {
     "tb": ("builders", "pigs", "goods", "orderings"),
     "ic": ("inns", "cathedrals", "big_follower"),
     "river": ("river",),
+    "tower": ("tower",),
 }
 
 BY_NAME: Final = {part.name: part for part in PARTS}
@@ -98,6 +101,11 @@ GameEvent = (
     | bazaars.TileSold
     | bazaars.BazaarTileAssigned
     | bazaars.BazaarTileTaken
+    | tower.TowerPiecePlaced
+    | tower.FollowerCaptured
+    | tower.PrisonersExchanged
+    | tower.TowerGuarded
+    | tower.RansomPaid
 )
 """Every event a game can record: the file format and what the store keeps."""
 
@@ -112,6 +120,10 @@ AnyCommand = (
     | bazaars.Bid
     | bazaars.Buy
     | bazaars.Sell
+    | tower.PlaceTowerPiece
+    | tower.CaptureFollower
+    | tower.GuardTower
+    | tower.PayRansom
 )
 """Every command a player can give."""
 

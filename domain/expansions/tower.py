@@ -1,0 +1,383 @@
+"""The Tower (R-TOWER-*): tower pieces raise the towers printed on tiles; a piece placed lets its
+player capture a follower within the tower's reach; prisoners are exchanged or ransomed; a
+follower on top of a tower closes it.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from domain import events as ev
+from domain.commands import Command
+from domain.errors import RuleViolation
+from domain.events import Event
+from domain.geometry import Pos
+from domain.moves import Decision, legal_deployments
+from domain.part import Part, ext
+from domain.state import GameState, Phase, credit
+
+NAME: Final = "tower"
+TAG: Final = "tower"  # tiles with a tower foundation
+ON_TOWER: Final = "tower"  # the location of a follower standing on a tower
+RANSOM: Final = 3  # R-TOWER-7
+# Tower pieces each player has, by the number of players (R-TOWER-2).
+PIECES: Final = {1: 10, 2: 10, 3: 9, 4: 7, 5: 6, 6: 5}
+
+
+class TowerPiecePlaced(Event, frozen=True, kw_only=True):
+    """A tower piece on the tower at (x, y), instead of deploying (R-TOWER-3)."""
+
+    player: int
+    x: int
+    y: int
+
+
+class FollowerCaptured(Event, frozen=True, kw_only=True):
+    """The player who raised a tower takes a follower within its reach prisoner (R-TOWER-4);
+    their own goes back to their supply. `location` is ``tower`` for one standing on a tower."""
+
+    player: int
+    x: int
+    y: int
+    location: str
+    owner: int
+    figure: str
+
+
+class PrisonersExchanged(Event, frozen=True, kw_only=True):
+    """Two players held each other's followers: both go home (R-TOWER-6)."""
+
+    player: int
+    figure: str
+    other: int
+    other_figure: str
+
+
+class TowerGuarded(Event, frozen=True, kw_only=True):
+    """A follower on top of the tower at (x, y) closes it for good (R-TOWER-8)."""
+
+    player: int
+    x: int
+    y: int
+    figure: str
+
+
+class RansomPaid(Event, frozen=True, kw_only=True):
+    """The player pays 3 points to `jailer` to have a follower of theirs back (R-TOWER-7)."""
+
+    player: int
+    jailer: int
+    figure: str
+
+
+class PlaceTowerPiece(Command, frozen=True, kw_only=True):
+    x: int
+    y: int
+
+
+class CaptureFollower(Command, frozen=True, kw_only=True):
+    x: int
+    y: int
+    location: str
+    owner: int
+    figure: str = "follower"
+
+
+class GuardTower(Command, frozen=True, kw_only=True):
+    x: int
+    y: int
+    figure: str = "follower"
+
+
+class PayRansom(Command, frozen=True, kw_only=True):
+    jailer: int
+    figure: str = "follower"
+
+
+class Towers:
+    __slots__ = ("capture_at", "guards", "heights", "pieces", "prisoners")
+
+    def __init__(self, players: int) -> None:
+        self.heights: dict[Pos, int] = {}  # every tower on the board, by position
+        self.guards: dict[Pos, tuple[int, str]] = {}  # closed towers: the follower on top
+        self.pieces = [PIECES[players]] * players
+        self.prisoners: list[list[tuple[int, str]]] = [[] for _ in range(players)]  # by jailer
+        self.capture_at: Pos | None = None  # the tower raised in this turn part, capture pending
+
+
+def towers(state: GameState) -> Towers:
+    found: Towers = ext(state, NAME)
+    return found
+
+
+Target = tuple[int, int, str, int, str]  # x, y, location, owner, figure
+
+
+def targets(state: GameState, pos: Pos) -> list[Target]:
+    """Followers the tower at `pos` reaches: in its row or column, no farther than its height,
+    on any feature but a castle, or on top of another tower (R-TOWER-4)."""
+    own = towers(state)
+    height = own.heights[pos]
+    board = state.board
+    graph = board.graph
+    found: list[Target] = []
+    castles = state.ext["castles"].roots if state.has("castles") else set()
+    for feature in graph.roots():
+        if feature.id in castles:
+            continue
+        for player, sid, figure in feature.followers():
+            x, y = board.tiles[graph.segment_tile[sid]].pos
+            if (x == pos[0] or y == pos[1]) and abs(x - pos[0]) + abs(y - pos[1]) <= height:
+                found.append((x, y, board.tiles[graph.segment_tile[sid]].location(sid), player, figure))
+    for (x, y), (player, figure) in own.guards.items():
+        if (x == pos[0] or y == pos[1]) and abs(x - pos[0]) + abs(y - pos[1]) <= height:
+            found.append((x, y, ON_TOWER, player, figure))
+    return sorted(found)
+
+
+def _exchangeable(own: Towers, capturer: int, owner: int) -> list[str]:
+    """Kinds of the capturer's followers the captured follower's owner holds (R-TOWER-6)."""
+    return sorted({figure for held, figure in own.prisoners[owner] if held == capturer})
+
+
+def _to_supply(state: GameState, player: int, figure: str) -> None:
+    if figure == "follower":
+        state.supply[player] += 1
+    else:
+        state.ext["figures"][figure][player] += 1
+
+
+class TowerPart(Part):
+    name = NAME
+    events = (TowerPiecePlaced, FollowerCaptured, PrisonersExchanged, TowerGuarded, RansomPaid)
+    commands = (PlaceTowerPiece, CaptureFollower, GuardTower, PayRansom)
+    steps = {"capture": "R-TOWER-4"}
+    step_names = {"capture": "a capture or a pass"}
+    pass_steps = {"capture": "capture"}
+    command_steps = {
+        PlaceTowerPiece: (("action",), "R-TOWER-3"),
+        GuardTower: (("action",), "R-TOWER-8"),
+        PayRansom: (("action",), "R-TOWER-7"),
+        CaptureFollower: (("capture",), "R-TOWER-4"),
+    }
+    command_names = {
+        PlaceTowerPiece: "place a tower piece",
+        GuardTower: "put a follower on a tower",
+        PayRansom: "pay a ransom",
+        CaptureFollower: "capture a follower",
+    }
+    rules_of = {
+        TowerPiecePlaced: "R-TOWER-3",
+        FollowerCaptured: "R-TOWER-4",
+        PrisonersExchanged: "R-TOWER-6",
+        TowerGuarded: "R-TOWER-8",
+        RansomPaid: "R-TOWER-7",
+    }
+    engine_rules = {PrisonersExchanged: "R-TOWER-6"}
+    decisions = {
+        TowerPiecePlaced: (lambda e: (e.player, PlaceTowerPiece(x=e.x, y=e.y)), "R-TOWER-3"),
+        FollowerCaptured: (
+            lambda e: (
+                e.player,
+                CaptureFollower(x=e.x, y=e.y, location=e.location, owner=e.owner, figure=e.figure),
+            ),
+            "R-TOWER-4",
+        ),
+        TowerGuarded: (lambda e: (e.player, GuardTower(x=e.x, y=e.y, figure=e.figure)), "R-TOWER-8"),
+        RansomPaid: (lambda e: (e.player, PayRansom(jailer=e.jailer, figure=e.figure)), "R-TOWER-7"),
+    }
+
+    def start(self, state: GameState, event: ev.GameStarted) -> None:
+        state.ext[NAME] = Towers(len(event.players))
+
+    def begin_part(self, state: GameState) -> None:
+        towers(state).capture_at = None
+
+    def tile_placed(self, state: GameState, placed: object) -> None:
+        tile = state.placed
+        assert tile is not None
+        if TAG in tile.tile.tags:
+            towers(state).heights[tile.pos] = 0
+
+    def action_commands(self, state: GameState) -> list[Command]:
+        own = towers(state)
+        me = state.current
+        found: list[Command] = []
+        open_towers = [pos for pos in own.heights if pos not in own.guards]
+        if own.pieces[me] > 0:
+            found += [PlaceTowerPiece(x=x, y=y) for x, y in open_towers]  # R-TOWER-3
+        for figure in self._follower_kinds(state):
+            found += [GuardTower(x=x, y=y, figure=figure) for x, y in open_towers if own.heights[(x, y)] > 0]
+        if found or legal_deployments(state):
+            # A ransom is paid while one has something else to do (JCloisterZone skips a turn's
+            # actions when nothing else is offered, a ransom notwithstanding, JCZ-TOWER-RANSOM).
+            for jailer, held in enumerate(own.prisoners):
+                for figure in sorted({f for owner, f in held if owner == me}):
+                    found.append(PayRansom(jailer=jailer, figure=figure))
+        return found
+
+    @staticmethod
+    def _follower_kinds(state: GameState) -> list[str]:
+        """Followers the current player may put on a tower: a follower, or the large one (R-TOWER-8)."""
+        me = state.current
+        kinds = ["follower"] if state.supply[me] > 0 else []
+        figures = state.ext["figures"]
+        if "big" in figures and figures["big"][me] > 0:
+            kinds.append("big")
+        return kinds
+
+    def pending(self, state: GameState) -> Decision | None:
+        if state.phase != Phase.ACTION_DONE:
+            return None
+        own = towers(state)
+        if own.capture_at is not None and targets(state, own.capture_at):
+            return Decision("capture", state.current)
+        return None
+
+    def passed(self, state: GameState, step: str) -> None:
+        towers(state).capture_at = None
+
+    def apply(self, state: GameState, event: Event) -> None:
+        own = towers(state)
+        if isinstance(event, TowerPiecePlaced):
+            pos = (event.x, event.y)
+            own.heights[pos] += 1
+            own.pieces[event.player] -= 1
+            own.capture_at = pos
+            state.phase = Phase.ACTION_DONE
+        elif isinstance(event, TowerGuarded):
+            own.guards[(event.x, event.y)] = (event.player, event.figure)
+            if event.figure == "follower":
+                state.supply[event.player] -= 1
+            else:
+                state.ext["figures"][event.figure][event.player] -= 1
+            state.phase = Phase.ACTION_DONE
+        elif isinstance(event, FollowerCaptured):
+            own.capture_at = None
+            self._capture(state, event)
+        elif isinstance(event, PrisonersExchanged):
+            own.prisoners[event.player].remove((event.other, event.other_figure))
+            own.prisoners[event.other].remove((event.player, event.figure))
+            _to_supply(state, event.other, event.other_figure)
+            _to_supply(state, event.player, event.figure)
+        else:
+            assert isinstance(event, RansomPaid)
+            own.prisoners[event.jailer].remove((event.player, event.figure))
+            _to_supply(state, event.player, event.figure)
+            version = event.originator_version
+            credit(state, event.player, -RANSOM, "ransom", "R-TOWER-7", (("ransom", RANSOM),), -1, version)
+            credit(state, event.jailer, RANSOM, "ransom", "R-TOWER-7", (("ransom", RANSOM),), -1, version)
+
+    @staticmethod
+    def _capture(state: GameState, event: FollowerCaptured) -> None:
+        own = towers(state)
+        pos = (event.x, event.y)
+        if event.location == ON_TOWER:
+            del own.guards[pos]
+        else:
+            feature = state.board.graph.feature(state.board.at[pos].segment(event.location))
+            figure = next(f for f in feature.figures if f[0] == event.owner and f[2] == event.figure)
+            feature.figures.remove(figure)
+            for part in state.parts:
+                part.followers_left(state, feature)
+        if event.owner == event.player:  # one's own follower goes home (R-TOWER-5)
+            _to_supply(state, event.owner, event.figure)
+        else:
+            own.prisoners[event.player].append((event.owner, event.figure))
+
+    def final_scoring(self, state: GameState, version: int) -> None:
+        """Followers on towers and prisoners score nothing; those on towers go home (R-TOWER-9)."""
+        own = towers(state)
+        for player, figure in own.guards.values():
+            _to_supply(state, player, figure)
+        own.guards = {}
+
+    def decide(self, state: GameState, player: int, command: Command, step: str) -> list[Event]:
+        own = towers(state)
+        gid, version = state.id, state.version + 1
+        if isinstance(command, PlaceTowerPiece):
+            pos = (command.x, command.y)
+            if own.pieces[player] == 0:
+                raise RuleViolation("R-TOWER-2", "no tower piece left in supply")
+            if pos not in own.heights:
+                raise RuleViolation("R-TOWER-3", f"there is no tower at {pos}")
+            if pos in own.guards:
+                raise RuleViolation("R-TOWER-8", f"the tower at {pos} is closed by a follower")
+            return [
+                TowerPiecePlaced(
+                    originator_id=gid, originator_version=version, player=player, x=pos[0], y=pos[1]
+                )
+            ]
+        if isinstance(command, GuardTower):
+            pos = (command.x, command.y)
+            if command.figure not in self._follower_kinds(state):
+                raise RuleViolation("R-TOWER-8", f"no {command.figure} in supply to put on a tower")
+            if own.heights.get(pos, 0) == 0 or pos in own.guards:
+                raise RuleViolation("R-TOWER-8", f"no open tower with a piece at {pos}")
+            return [
+                TowerGuarded(
+                    originator_id=gid,
+                    originator_version=version,
+                    player=player,
+                    x=pos[0],
+                    y=pos[1],
+                    figure=command.figure,
+                )
+            ]
+        if isinstance(command, PayRansom):
+            if (player, command.figure) not in own.prisoners[command.jailer]:
+                raise RuleViolation("R-TOWER-7", f"seat {command.jailer} holds no {command.figure} of yours")
+            return [
+                RansomPaid(
+                    originator_id=gid,
+                    originator_version=version,
+                    player=player,
+                    jailer=command.jailer,
+                    figure=command.figure,
+                )
+            ]
+        assert isinstance(command, CaptureFollower)
+        assert own.capture_at is not None
+        wanted = (command.x, command.y, command.location, command.owner, command.figure)
+        if wanted not in targets(state, own.capture_at):
+            raise RuleViolation(
+                "R-TOWER-4",
+                f"no {command.figure} of seat {command.owner} at {command.location} of "
+                f"{(command.x, command.y)} within the tower's reach",
+            )
+        captured = FollowerCaptured(
+            originator_id=gid,
+            originator_version=version,
+            player=player,
+            x=command.x,
+            y=command.y,
+            location=command.location,
+            owner=command.owner,
+            figure=command.figure,
+        )
+        kinds = _exchangeable(own, player, command.owner) if command.owner != player else []
+        if not kinds:
+            return [captured]
+        # Prisoners of the capturer held by the other player: swapped at once (R-TOWER-6).
+        return [
+            captured,
+            PrisonersExchanged(
+                originator_id=gid,
+                originator_version=version + 1,
+                player=player,
+                figure=kinds[0],
+                other=command.owner,
+                other_figure=command.figure,
+            ),
+        ]
+
+    def command_options(self, state: GameState, step: str) -> list[Command]:
+        own = towers(state)
+        assert own.capture_at is not None
+        return [
+            CaptureFollower(x=x, y=y, location=location, owner=owner, figure=figure)
+            for x, y, location, owner, figure in targets(state, own.capture_at)
+        ]
+
+
+PART = TowerPart()
