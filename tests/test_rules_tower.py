@@ -1,0 +1,167 @@
+"""The Tower, one or more scenarios per rule id (docs/RULES.md 3, R-TOWER-*).
+
+The start tile BA/RCr lies at (0,0): city N, road E+W, field S. In the main scenario Ann's thief
+stands on a road tile at (1,0) and Bob raises a tower at (1,1), right below it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import pytest
+
+from domain.aggregate import Game
+from domain.commands import Command, Deploy, Pass, PlaceTile
+from domain.errors import RuleViolation
+from domain.expansions import tower as tw
+from domain.moves import Decision, expected_step, legal_commands
+from domain.replay import replay
+from domain.state import Phase
+from domain.tiles import TILES
+
+ANN, BOB = 0, 1
+
+
+def start(draw_order: Sequence[str], players: Sequence[str] = ("Ann", "Bob")) -> Game:
+    return Game.start(tuple(players), list(draw_order), expansions=("base", "tower"))
+
+
+def place(game: Game, x: int, y: int, rotation: int = 0, then: Command | None = None) -> None:
+    player = game.state.current
+    game.execute(player, PlaceTile(x=x, y=y, rotation=rotation))
+    if then is not None:
+        game.execute(player, then)
+    elif game.state.phase == Phase.ACTION:
+        game.execute(player, Pass())
+
+
+def captured_by_bob() -> Game:
+    """Ann's thief on the road at (1,0); Bob's tower at (1,1) raised once takes it."""
+    game = start(["BA/RFr", "TO/F", "BA/L", "BA/L", "BA/L", "BA/L"])
+    place(game, 1, 0, then=Deploy(location="E+W"))
+    game.execute(BOB, PlaceTile(x=1, y=1, rotation=0))
+    game.execute(BOB, tw.PlaceTowerPiece(x=1, y=1))
+    assert expected_step(game.state) == Decision("capture", BOB)
+    game.execute(BOB, tw.CaptureFollower(x=1, y=0, location="E+W", owner=ANN))
+    return game
+
+
+def test_R_TOWER_1_eighteen_tiles_each_with_a_tower() -> None:
+    tower_tiles = [t for t in TILES.values() if t.expansion == "tower"]
+    assert sum(t.count for t in tower_tiles) == 18
+    assert all("tower" in t.tags for t in tower_tiles)
+
+
+@pytest.mark.parametrize(("players", "pieces"), [(2, 10), (3, 9), (4, 7), (5, 6), (6, 5)])
+def test_R_TOWER_2_pieces_by_player_count(players: int, pieces: int) -> None:
+    game = start(["BA/L"], [f"P{i}" for i in range(players)])
+    assert tw.towers(game.state).pieces == [pieces] * players
+
+
+def test_R_TOWER_3_a_piece_instead_of_deploying_raises_any_open_tower() -> None:
+    game = start(["TO/F", "BA/L", "BA/L"])
+    game.execute(ANN, PlaceTile(x=0, y=1, rotation=0))
+    assert tw.PlaceTowerPiece(x=0, y=1) in legal_commands(game.state)
+    game.execute(ANN, tw.PlaceTowerPiece(x=0, y=1))
+    own = tw.towers(game.state)
+    assert own.heights == {(0, 1): 1} and own.pieces == [9, 10]
+    assert game.state.phase != Phase.ACTION  # it was the player's action: no deployment after it
+    # Bob's turn: the tower on another tile is still open to him.
+    game.execute(BOB, PlaceTile(x=-1, y=1, rotation=0))
+    assert tw.PlaceTowerPiece(x=0, y=1) in legal_commands(game.state)
+
+
+def test_R_TOWER_4_a_raised_tower_takes_a_follower_in_its_row_or_column_within_its_height() -> None:
+    game = captured_by_bob()
+    own = tw.towers(game.state)
+    assert own.prisoners == [[], [(ANN, "follower")]]
+    assert game.state.supply == [6, 7]
+    assert not any(f.followers() for f in game.state.board.graph.roots())
+
+
+def test_R_TOWER_4_out_of_reach_and_passing() -> None:
+    game = start(["BA/RFr", "TO/F", "BA/L"])
+    place(game, 1, 0, then=Deploy(location="E+W"))
+    game.execute(BOB, PlaceTile(x=0, y=1, rotation=0))  # column 0, row 1: (1,0) is diagonal
+    game.execute(BOB, tw.PlaceTowerPiece(x=0, y=1))
+    assert expected_step(game.state) == Decision("place", ANN)  # nobody within reach: no capture
+    assert game.state.supply == [6, 7]
+    with pytest.raises(RuleViolation):
+        game.execute(BOB, tw.CaptureFollower(x=1, y=0, location="E+W", owner=ANN))
+    game = start(["BA/RFr", "TO/F", "BA/L"])
+    place(game, 1, 0, then=Deploy(location="E+W"))
+    game.execute(BOB, PlaceTile(x=1, y=1, rotation=0))
+    game.execute(BOB, tw.PlaceTowerPiece(x=1, y=1))
+    game.execute(BOB, Pass())  # a capture may be declined
+    assert tw.towers(game.state).prisoners == [[], []] and game.state.supply == [6, 7]
+
+
+def test_R_TOWER_5_ones_own_follower_goes_home() -> None:
+    game = start(["BA/RFr", "BA/L", "TO/F", "BA/L"])
+    place(game, 1, 0, then=Deploy(location="E+W"))
+    place(game, 0, 1)
+    game.execute(ANN, PlaceTile(x=1, y=1, rotation=0))
+    game.execute(ANN, tw.PlaceTowerPiece(x=1, y=1))
+    game.execute(ANN, tw.CaptureFollower(x=1, y=0, location="E+W", owner=ANN))
+    assert tw.towers(game.state).prisoners == [[], []] and game.state.supply == [7, 7]
+
+
+def test_R_TOWER_6_prisoners_held_both_ways_are_exchanged() -> None:
+    game = captured_by_bob()
+    place(game, 0, 1)  # Ann: a cloister left of the tower
+    place(game, 2, 1, then=Deploy(location="cloister"))  # Bob: a monk right of it
+    game.execute(ANN, PlaceTile(x=0, y=2, rotation=0))
+    game.execute(ANN, tw.PlaceTowerPiece(x=1, y=1))  # height 2
+    game.execute(ANN, tw.CaptureFollower(x=2, y=1, location="cloister", owner=BOB))
+    assert any(isinstance(e, tw.PrisonersExchanged) for e in game.pending)
+    assert tw.towers(game.state).prisoners == [[], []]
+    assert game.state.supply == [7, 7]
+    replay(game.pending)  # the exchange the capture brings replays as recorded
+
+
+def test_R_TOWER_7_a_ransom_of_three_points_frees_a_prisoner() -> None:
+    game = captured_by_bob()
+    game.execute(ANN, PlaceTile(x=0, y=1, rotation=0))
+    assert tw.PayRansom(jailer=BOB) in legal_commands(game.state)
+    game.execute(ANN, tw.PayRansom(jailer=BOB))
+    assert game.state.scores == [-3, 3] and game.state.supply == [7, 7]
+    assert tw.towers(game.state).prisoners == [[], []]
+    assert game.state.phase == Phase.ACTION  # the turn's action is still to come
+    with pytest.raises(RuleViolation) as refused:
+        game.execute(ANN, tw.PayRansom(jailer=BOB))
+    assert refused.value.rule == "R-TOWER-7"
+
+
+def test_R_TOWER_8_a_follower_on_top_closes_the_tower() -> None:
+    game = captured_by_bob()
+    game.execute(ANN, PlaceTile(x=0, y=1, rotation=0))
+    game.execute(ANN, tw.GuardTower(x=1, y=1))
+    assert tw.towers(game.state).guards == {(1, 1): (ANN, "follower")}
+    game.execute(BOB, PlaceTile(x=2, y=1, rotation=0))
+    assert tw.PlaceTowerPiece(x=1, y=1) not in legal_commands(game.state)
+    with pytest.raises(RuleViolation) as refused:
+        game.execute(BOB, tw.PlaceTowerPiece(x=1, y=1))
+    assert refused.value.rule == "R-TOWER-8"
+
+
+def test_R_TOWER_8_only_a_raised_tower_takes_a_follower_on_top() -> None:
+    game = start(["TO/F", "BA/L"])
+    game.execute(ANN, PlaceTile(x=0, y=1, rotation=0))
+    assert not any(isinstance(c, tw.GuardTower) for c in legal_commands(game.state))
+    with pytest.raises(RuleViolation) as refused:
+        game.execute(ANN, tw.GuardTower(x=0, y=1))
+    assert refused.value.rule == "R-TOWER-8"
+
+
+def test_R_TOWER_9_followers_on_towers_and_prisoners_score_nothing() -> None:
+    game = captured_by_bob()
+    game.execute(ANN, PlaceTile(x=0, y=1, rotation=0))
+    game.execute(ANN, tw.GuardTower(x=1, y=1))
+    place(game, 2, 1)
+    place(game, 0, 2)
+    place(game, 2, 2)
+    assert game.state.over
+    assert not any(a.category == "tower" for a in game.state.awards)
+    assert game.state.supply == [6, 7]  # the guard is home, the prisoner still jailed
+    assert tw.towers(game.state).guards == {}
+    assert tw.towers(game.state).prisoners == [[], [(ANN, "follower")]]
