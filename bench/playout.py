@@ -4,6 +4,10 @@ Every game is played through the aggregate: legal placements and deployments com
 turn, every event recorded. Prints figures only; nothing here asserts a time.
 
     python bench/playout.py [--games N] [--expansions base]
+    python bench/playout.py --compare [--games N]   # each set with the base game, and all together
+
+`--compare` plays 2-player games of the base game, of the base game with each other set and with
+every set together, in one run, and prints each median with its ratio to the base game's.
 """
 
 from __future__ import annotations
@@ -50,13 +54,34 @@ def time_move_generation(players: int, games: int, expansions: tuple[str, ...]) 
     return generations, spent
 
 
+# The sets compared by --compare, each with the base game, then all of them together.
+SETS = ("bcb", "tb", "ic", "river", "tower")
+
+
+def compare(games: int) -> None:
+    rows = [("base",)] + [("base", code) for code in SETS] + [("base", *SETS)]
+    print(f"2-player random bot games, {games} per row, ratio to the base game measured in this run")
+    print(f"{'sets':>28} {'median ms/game':>15} {'ratio':>6}")
+    base = 0.0
+    for expansions in rows:
+        play_bot_game(2, 10_000, expansions=expansions)  # warm caches
+        median = statistics.median(time_games(2, games, expansions)[0]) * 1e3
+        base = base or median
+        print(f"{'+'.join(expansions):>28} {median:>15.2f} {median / base:>5.1f}x")
+    print("goal: every set together at most 3x the base game (ratio)")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("--games", type=int, default=200, help="games per player count (default 200)")
     parser.add_argument("--expansions", default="base", help="comma-separated sets (default base)")
+    parser.add_argument("--compare", action="store_true", help="each set and all together against base")
     args = parser.parse_args()
+    if args.compare:
+        compare(args.games)
+        return
     expansions = tuple(args.expansions.split(","))
     print(f"random bot games, sets {', '.join(expansions)}, {args.games} games per row")
     print(

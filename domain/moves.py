@@ -70,7 +70,7 @@ def _placement_options(state: GameState) -> list[Placement]:
     for part in state.parts:
         part.placements(state, held, found)
     for part in state.parts:
-        if part.refuses_placements:
+        if part.may_refuse(state, held):
             found = [p for p in found if part.refusal(state, held, p[0], p[1], p[2]) is None]
     return found
 
@@ -90,7 +90,7 @@ def may_decline(state: GameState) -> bool:
 def fits_somewhere(state: GameState) -> bool:
     held = state.tile
     assert held is not None
-    if state.board.fits_somewhere(held) and not any(p.refuses_placements for p in state.parts):
+    if state.board.fits_somewhere(held) and not any(p.may_refuse(state, held) for p in state.parts):
         return True
     return bool(placement_options(state))
 

@@ -143,10 +143,13 @@ class Part:
         """Reorder a shuffled pile as this part's rules want it (some tiles first, some last)."""
 
     # ---- legal moves
-    refuses_placements: ClassVar[bool] = False  # whether `refusal` can refuse anything
 
     def placements(self, state: GameState, held: TileType, found: list[Placement]) -> None:
         """Add placements this part makes possible."""
+
+    def may_refuse(self, state: GameState, held: TileType) -> bool:
+        """Whether `refusal` may refuse some placement of this tile (asked once per tile)."""
+        return False
 
     def refusal(
         self, state: GameState, held: TileType, x: int, y: int, rotation: int

@@ -21,8 +21,11 @@ LAKE: Final = "lake"  # tag of the tile that ends it
 
 def river_edges(tile: TileType, rotation: int) -> tuple[int, ...]:
     """The edges the tile's river reaches, in board orientation."""
-    o = tile.orientation(rotation)
-    return tuple(e for e in range(4) if o.edge_segment[e] >= 0 and _is_river(tile, o.edge_segment[e]))
+    return _RIVER_EDGES.get((tile.id, rotation), ())
+
+
+def has_river(tile: TileType) -> bool:
+    return tile.id in _RIVER_TILES
 
 
 def _is_river(tile: TileType, index: int) -> bool:
@@ -30,8 +33,18 @@ def _is_river(tile: TileType, index: int) -> bool:
     return seg.kind == Kind.OTHER and seg.name == NAME
 
 
-def has_river(tile: TileType) -> bool:
-    return any(seg.kind == Kind.OTHER and seg.name == NAME for seg in tile.segments)
+# Computed once: which tiles carry a river, and the edges it reaches in each rotation.
+_RIVER_TILES: Final = frozenset(
+    t.id for t in TILES.values() if any(_is_river(t, i) for i in range(len(t.segments)))
+)
+_RIVER_EDGES: Final = {
+    (t.id, o.rotation): tuple(
+        e for e in range(4) if o.edge_segment[e] >= 0 and _is_river(t, o.edge_segment[e])
+    )
+    for t in TILES.values()
+    if t.id in _RIVER_TILES
+    for o in t.orientations
+}
 
 
 def _continuation_free(at: Mapping[Pos, object], pos: Pos, edge: int) -> bool:
@@ -47,7 +60,6 @@ def _continuation_free(at: Mapping[Pos, object], pos: Pos, edge: int) -> bool:
 
 class RiverPart(Part):
     name = NAME
-    refuses_placements = True
 
     def start(self, state: GameState, event: ev.GameStarted) -> None:
         state.ext[NAME] = None
@@ -65,6 +77,9 @@ class RiverPart(Part):
             return 1 if LAKE in tile.tags else 0
 
         pile.sort(key=rank)
+
+    def may_refuse(self, state: GameState, held: TileType) -> bool:
+        return has_river(held)
 
     def refusal(
         self, state: GameState, held: TileType, x: int, y: int, rotation: int
