@@ -74,6 +74,10 @@ class RuleSet(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=T
     """A builder may go on a road or city the tile just completed (R-TB-2 does not forbid it;
     it returns at once); JCloisterZone does not offer it."""
 
+    ransom_alone: bool = True
+    """A ransom may be paid in the turn's action step even when nothing else can be done there
+    (R-TOWER-7); JCloisterZone offers it only beside another action (JCZ-TOWER-RANSOM)."""
+
     bazaar_choice_moves_on: bool = False
     """JCloisterZone's reading: after a sale the next chooser is the player after the seller,
     not the seller again (R-BAZAAR-6 says the seller chooses again)."""
@@ -90,6 +94,7 @@ VARIANTS: Final[dict[str, str]] = {
     "JCZ-BAZAAR-CHOOSER": "bazaar_choice_moves_on",
     "JCZ-BRIDGE-PLACED-TILE": "bridge_on_neighbours",
     "JCZ-BUILDER-COMPLETED": "builder_on_completed",
+    "JCZ-TOWER-RANSOM": "ransom_alone",
 }
 
 

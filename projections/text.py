@@ -1,15 +1,17 @@
 """The board as text: each tile a 3×3 block of characters.
 
-Edges show their kind (``#`` city, ``|``/``-`` road, ``.`` field, ``K`` a castle's city), the
-centre a cloister (``o``) or a bridge (``H`` north-south, ``=`` east-west). A figure shows on its
+Edges show their kind (``#`` city, ``|``/``-`` road, ``.`` field, ``~`` river, ``*`` an abbey's
+wall, ``K`` a castle's city), the centre a cloister (``o``), a bridge (``H`` north-south, ``=``
+east-west) or a tower (its height, ``T`` once a follower closed it). A figure shows on its
 segment (the first edge of a city or road, a corner for a field, the centre for a cloister or a
-bridge): a follower as its owner's seat number (1-based), a builder as a lower-case letter
-(``a`` for seat 1), a pig as an upper-case one (``A`` for seat 1).
+bridge): a follower as its owner's seat number (1-based), a large follower as ``U``…``Z``, a
+builder as a lower-case letter (``a`` for seat 1), a pig as an upper-case one (``A`` for seat 1).
 """
 
 from __future__ import annotations
 
 from domain.board import Board
+from domain.expansions import tower as tw
 from domain.expansions.bridges import AXES, bridges
 from domain.expansions.bridges import NAME as BRIDGES
 from domain.expansions.castles import NAME as CASTLES
@@ -23,12 +25,17 @@ _HALF_CELLS = ((0, 0), (0, 2), (0, 2), (2, 2), (2, 2), (2, 0), (2, 0), (0, 0))
 _ROAD_CHARS = ("|", "-", "|", "-")
 _KIND_CHARS = {0: "*", 1: "#", 3: ".", 4: "~"}
 _FOLLOWER = "123456"
-_GLYPHS = {"builder": "abcdef", "pig": "ABCDEF"}
+_GLYPHS = {"builder": "abcdef", "pig": "ABCDEF", "big": "UVWXYZ"}
 _LAYER = {"pig": 0, "builder": 1}  # drawn first, so a follower on the same segment shows over them
 
 
 def _tile_block(
-    board: Board, index: int, marks: dict[int, str], castles: set[int], axes: dict[Pos, str]
+    board: Board,
+    index: int,
+    marks: dict[int, str],
+    castles: set[int],
+    axes: dict[Pos, str],
+    centres: dict[Pos, str],
 ) -> list[list[str]]:
     placed = board.tiles[index]
     o = placed.orientation
@@ -40,7 +47,7 @@ def _tile_block(
         segment = o.edge_segment[edge]
         if code == CITY_EDGE and segment >= 0 and graph.find(placed.base + segment) in castles:
             cells[r][c] = "K"
-    cells[1][1] = "o" if placed.tile.cloister else " "
+    cells[1][1] = centres.get(placed.pos, "o" if placed.tile.cloister else " ")
     axis = axes.get(placed.pos)
     if axis is not None:
         cells[1][1] = "H" if axis == "NS" else "="
@@ -67,6 +74,10 @@ def render_board(state: GameState) -> str:
     marks: dict[int, str] = {}
     built = castles(state).roots if state.has(CASTLES) else set()
     axes = bridges(state).axis if state.has(BRIDGES) else {}
+    centres: dict[Pos, str] = {}
+    if state.has(tw.NAME):
+        towers = tw.towers(state)
+        centres = {pos: "T" if pos in towers.guards else str(min(h, 9)) for pos, h in towers.heights.items()}
     for feature in board.graph.roots():
         for player, sid, figure in sorted(feature.figures, key=lambda f: _LAYER.get(f[2], 2)):
             marks[sid] = _GLYPHS.get(figure, _FOLLOWER)[player]
@@ -75,7 +86,7 @@ def render_board(state: GameState) -> str:
     width = max(xs) - min(xs) + 1
     rows = [[" "] * (3 * width) for _ in range(3 * (max(ys) - min(ys) + 1))]
     for placed in board.tiles:
-        block = _tile_block(board, placed.index, marks, built, axes)
+        block = _tile_block(board, placed.index, marks, built, axes, centres)
         ox = 3 * (placed.pos[0] - min(xs))
         oy = 3 * (placed.pos[1] - min(ys))
         for r in range(3):

@@ -73,6 +73,7 @@ JCZ_READING: dict[str, Any] = {
     "bazaar_choice_moves_on": True,
     "bridge_on_neighbours": False,
     "builder_on_completed": False,
+    "ransom_alone": False,
 }
 # Half-edges: JCloisterZone names each edge's halves left/right as seen from the tile centre.
 _HALVES = {"NL": "Nw", "NR": "Ne", "EL": "En", "ER": "Es", "SL": "Se", "SR": "Sw", "WL": "Ws", "WR": "Wn"}

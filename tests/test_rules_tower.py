@@ -16,6 +16,7 @@ from domain.errors import RuleViolation
 from domain.expansions import tower as tw
 from domain.moves import Decision, expected_step, legal_commands
 from domain.replay import replay
+from domain.rules import RuleSet
 from domain.state import Phase
 from domain.tiles import TILES
 
@@ -165,3 +166,25 @@ def test_R_TOWER_9_followers_on_towers_and_prisoners_score_nothing() -> None:
     assert game.state.supply == [6, 7]  # the guard is home, the prisoner still jailed
     assert tw.towers(game.state).guards == {}
     assert tw.towers(game.state).prisoners == [[], [(ANN, "follower")]]
+
+
+@pytest.mark.parametrize("alone", [True, False])
+def test_JCZ_TOWER_RANSOM_a_ransom_alone_opens_the_action_step_only_by_the_printed_rules(alone: bool) -> None:
+    rules = RuleSet(followers=2, ransom_alone=alone)
+    game = Game.start(
+        ("Ann", "Bob"),
+        ["BA/RFr", "TO/F", "BA/L", "BA/L", "BA/L", "BA/L"],
+        expansions=("base", "tower"),
+        rules=rules,
+    )
+    place(game, 1, 0, then=Deploy(location="E+W"))
+    game.execute(BOB, PlaceTile(x=1, y=1, rotation=0))
+    game.execute(BOB, tw.PlaceTowerPiece(x=1, y=1))
+    game.execute(BOB, tw.CaptureFollower(x=1, y=0, location="E+W", owner=ANN))
+    place(game, 0, 1, then=Deploy(location="cloister"))  # Ann's last follower
+    place(game, 0, 2, then=tw.GuardTower(x=1, y=1))  # Bob closes the only tower
+    game.execute(ANN, PlaceTile(x=2, y=1, rotation=0))  # nothing left to do but pay a ransom
+    if alone:
+        assert legal_commands(game.state) == [tw.PayRansom(jailer=BOB), Pass()]
+    else:
+        assert expected_step(game.state) == Decision("place", BOB)  # the step was skipped

@@ -208,9 +208,9 @@ class TowerPart(Part):
             found += [PlaceTowerPiece(x=x, y=y) for x, y in open_towers]  # R-TOWER-3
         for figure in self._follower_kinds(state):
             found += [GuardTower(x=x, y=y, figure=figure) for x, y in open_towers if own.heights[(x, y)] > 0]
-        if found or legal_deployments(state):
-            # A ransom is paid while one has something else to do (JCloisterZone skips a turn's
-            # actions when nothing else is offered, a ransom notwithstanding, JCZ-TOWER-RANSOM).
+        if state.rules.ransom_alone or found or legal_deployments(state):
+            # JCZ-TOWER-RANSOM: JCloisterZone skips a turn's action step when nothing else is
+            # offered there, a ransom notwithstanding.
             for jailer, held in enumerate(own.prisoners):
                 for figure in sorted({f for owner, f in held if owner == me}):
                     found.append(PayRansom(jailer=jailer, figure=figure))
