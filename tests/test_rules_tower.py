@@ -7,10 +7,12 @@ stands on a road tile at (1,0) and Bob raises a tower at (1,1), right below it.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from pathlib import Path
 
 import pytest
 
 from domain.aggregate import Game
+from domain.bots import play_bot_game
 from domain.commands import Command, Deploy, Pass, PlaceTile
 from domain.errors import RuleViolation
 from domain.expansions import tower as tw
@@ -18,9 +20,13 @@ from domain.moves import Decision, expected_step, legal_commands
 from domain.replay import replay
 from domain.rules import RuleSet
 from domain.state import Phase
+from domain.store import open_store
 from domain.tiles import TILES
+from projections.analytics import export_analytics
+from projections.explain import explain_turn
 
 ANN, BOB = 0, 1
+SETS = ("base", "ic", "river", "tower")
 
 
 def start(draw_order: Sequence[str], players: Sequence[str] = ("Ann", "Bob")) -> Game:
@@ -188,3 +194,27 @@ def test_JCZ_TOWER_RANSOM_a_ransom_alone_opens_the_action_step_only_by_the_print
         assert legal_commands(game.state) == [tw.PayRansom(jailer=BOB), Pass()]
     else:
         assert expected_step(game.state) == Decision("place", BOB)  # the step was skipped
+
+
+def test_explain_and_analytics_name_the_tower_rules(tmp_path: Path) -> None:
+    """carc explain shows each tower step with its rule id; the analytics tables take such games."""
+    games = (play_bot_game(3, seed, expansions=SETS) for seed in range(40))
+    game = next(g for g in games if any(isinstance(e, tw.FollowerCaptured) for e in g.pending))
+    events = list(game.pending)
+    turn = next(
+        i
+        for i in range(1, game.state.turn + 1)
+        if any(s.event == "FollowerCaptured" for s in explain_turn(events, i).steps)
+    )
+    steps = explain_turn(events, turn).steps
+    assert {(s.event, s.rule) for s in steps} >= {
+        ("TowerPiecePlaced", "R-TOWER-3"),
+        ("FollowerCaptured", "R-TOWER-4"),
+    }
+    store = open_store(str(tmp_path / "g.sqlite"))
+    try:
+        store.save_game(game)
+        rows = export_analytics(store, [game.id], "parquet", tmp_path / "out")
+    finally:
+        store.close()
+    assert rows["events"] == game.version and rows["scores"] == len(game.state.awards)
