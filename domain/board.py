@@ -11,6 +11,7 @@ from domain.geometry import EDGE_OFFSETS, HALF_OPPOSITE, RING_OFFSETS, Pos, neig
 from domain.tiles import (
     EDGE_BITS,
     EDGE_MASK,
+    WILD_EDGE,
     Kind,
     Orientation,
     TileType,
@@ -155,6 +156,11 @@ class Board:
         # A segment against nothing (a mismatch a part's extra segment mends) stays open here.
         if mine >= 0 and theirs >= 0:
             graph.join_edge(mine, theirs)
+        # A wildcard edge closes the road or city that meets it.
+        elif theirs >= 0 and placed.edge_codes[edge] == WILD_EDGE:
+            graph.feature(theirs).open -= 1
+        elif mine >= 0 and other.edge_codes[(edge + 2) & 3] == WILD_EDGE:
+            graph.feature(mine).open -= 1
 
     def cloister_neighbours(self, pos: Pos) -> int:
         x, y = pos

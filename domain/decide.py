@@ -125,9 +125,10 @@ def _place(state: GameState, player: int, command: PlaceTile) -> list[ev.Event]:
     )
     fits = command.rotation in board.rotations_at(held, pos)
     for part in state.parts:
-        refused = part.refusal(state, held, command.x, command.y, command.rotation)
-        if refused is not None:
-            raise refused
+        if part.may_refuse(state, held):
+            refused = part.refusal(state, held, command.x, command.y, command.rotation)
+            if refused is not None:
+                raise refused
     for part in state.parts:
         events = part.place(state, player, command, placed, fits)
         if events is not None:

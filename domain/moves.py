@@ -33,7 +33,7 @@ def _expected_step(state: GameState) -> Decision | None:
         return Decision("place", state.current)
     if phase == Phase.ACTION and action_open(state):
         return Decision("action", state.current)
-    if phase == Phase.ACTION or phase == Phase.ACTION_DONE or phase == Phase.INTERLUDE:
+    if phase in (Phase.ACTION, Phase.ACTION_DONE, Phase.INTERLUDE, Phase.START, Phase.PART_OVER):
         for part in state.parts:
             decision = part.pending(state)
             if decision is not None:

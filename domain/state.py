@@ -19,9 +19,10 @@ from domain import events as ev
 from domain.agenda import Entry
 from domain.board import Board, PlacedTile
 from domain.features import FOLLOWER_STRENGTH, Feature
+from domain.geometry import neighbour, opposite
 from domain.rules import RuleSet
 from domain.scoring import Award, Parts, category, completed_value, incomplete_value, majority
-from domain.tiles import Kind, TileType, tile
+from domain.tiles import WILD_EDGE, Kind, TileType, tile
 
 if TYPE_CHECKING:
     from domain.part import Part
@@ -190,12 +191,17 @@ def _drawn(state: GameState, e: ev.TileDrawn) -> None:
         state.from_pile = True
         state.phase = Phase.PLACE
         return
+    begin_turn(state, e.player, e.tile, True)
+
+
+def begin_turn(state: GameState, player: int, tile_id: str, from_pile: bool) -> None:
+    """A normal turn starts: `player` holds `tile_id`."""
     state.turn += 1
-    state.turn_player = e.player
+    state.turn_player = player
     state.agenda = []  # whatever is left never happens (see turns.is_live)
     for part in state.parts:
         part.begin_turn(state)
-    begin_part(state, e.player, NORMAL, e.tile, True)
+    begin_part(state, player, NORMAL, tile_id, from_pile)
 
 
 def _discarded(state: GameState, e: ev.TileDiscarded) -> None:
@@ -422,12 +428,20 @@ def completed_by(board: Board, placed: PlacedTile) -> list[Feature]:
     graph = board.graph
     found: list[Feature] = []
     seen: set[int] = set()
-    for index, seg in enumerate(placed.tile.segments):
-        if seg.kind == Kind.ROAD or seg.kind == Kind.CITY:
-            feature = graph.feature(placed.base + index)
-            if feature.open == 0 and feature.id not in seen:
-                seen.add(feature.id)
-                found.append(feature)
+    sids = [
+        placed.base + i for i, seg in enumerate(placed.tile.segments) if seg.kind in (Kind.ROAD, Kind.CITY)
+    ]
+    # Across its wildcard edges the tile closes its neighbours' roads and cities.
+    for edge, code in enumerate(placed.orientation.edge_codes):
+        if code == WILD_EDGE:
+            other = board.at.get(neighbour(placed.pos, edge))
+            if other is not None and other.edge_segment[opposite(edge)] >= 0:
+                sids.append(other.edge_segment[opposite(edge)])
+    for sid in sids:
+        feature = graph.feature(sid)
+        if feature.open == 0 and feature.id not in seen:
+            seen.add(feature.id)
+            found.append(feature)
     for sid in board.cloisters_completed_by(placed.pos):
         found.append(graph.feature(sid))
     return found

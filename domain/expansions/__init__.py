@@ -15,6 +15,7 @@ from domain import state as _state
 from domain.catalogue import START_TILE
 from domain.commands import Deploy, Pass, PlaceTile
 from domain.expansions import (
+    abbey,
     bazaars,
     bridges,
     builders,
@@ -42,6 +43,7 @@ PARTS: Final[tuple[Part, ...]] = (
     inns_cathedrals.CATHEDRALS,
     inns_cathedrals.BIG_FOLLOWER,
     river.PART,
+    abbey.PART,
     orderings.PART,
 )
 
@@ -53,6 +55,7 @@ SETS: Final[dict[str, tuple[str, ...]]] = {
     "ic": ("inns", "cathedrals", "big_follower"),
     "river": ("river",),
     "tower": ("tower",),
+    "am": ("abbey",),  # the mayor, the wagon and the barn are still to come
 }
 
 BY_NAME: Final = {part.name: part for part in PARTS}
@@ -106,6 +109,7 @@ GameEvent = (
     | tower.PrisonersExchanged
     | tower.TowerGuarded
     | tower.RansomPaid
+    | abbey.AbbeyPlayed
 )
 """Every event a game can record: the file format and what the store keeps."""
 
@@ -124,6 +128,7 @@ AnyCommand = (
     | tower.CaptureFollower
     | tower.GuardTower
     | tower.PayRansom
+    | abbey.PlaceAbbey
 )
 """Every command a player can give."""
 

@@ -208,7 +208,7 @@ class BridgesPart(Part):
         BridgePlaced: (
             lambda e: (e.player, PlaceBridge(x=e.x, y=e.y, axis=e.axis)),
             "R-BRIDGE-2",
-        )
+        ),
     }
 
     def start(self, state: GameState, event: ev.GameStarted) -> None:

@@ -1,0 +1,165 @@
+"""The abbey (Abbey & Mayor, R-AM-1..3): each player's abbey tile, placed instead of drawing into a
+hole of the board, its edges matching anything and closing what meets them; at the game's end
+those who still hold theirs may place it.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from domain import events as ev
+from domain.commands import Command
+from domain.errors import RuleViolation
+from domain.events import Event
+from domain.geometry import EDGE_OFFSETS, Pos
+from domain.moves import Decision
+from domain.part import Part, ext
+from domain.state import GameState, Phase, begin_part, begin_turn
+from domain.tiles import TILES, TileType
+from domain.turns import first_live
+
+NAME: Final = "abbey"
+TILE: Final = next(t.id for t in TILES.values() if "abbey" in t.tags)
+FINAL: Final = "abbey-final"  # the kind of turn part an abbey placed at the game's end is played in
+
+
+class AbbeyPlayed(Event, frozen=True, kw_only=True):
+    """The player places their abbey at (x, y) instead of drawing (R-AM-2); the placement follows."""
+
+    player: int
+    x: int
+    y: int
+    rotation: int
+
+
+class PlaceAbbey(Command, frozen=True, kw_only=True):
+    """Place one's abbey into the hole at (x, y) instead of drawing a tile (R-AM-2)."""
+
+    x: int
+    y: int
+    rotation: int = 0
+
+
+class Abbeys:
+    __slots__ = ("asked", "final", "held")
+
+    def __init__(self, players: int) -> None:
+        self.held = [True] * players  # R-AM-1: one abbey each, in hand
+        self.asked = -1  # the turn after which the next player declined their abbey
+        self.final: set[int] = set()  # players who decided at the game's end
+
+
+def abbeys(state: GameState) -> Abbeys:
+    found: Abbeys = ext(state, NAME)
+    return found
+
+
+def holes(state: GameState) -> list[Pos]:
+    """Empty squares with a placed tile on all four sides (R-AM-2)."""
+    at = state.board.at
+    return sorted(
+        pos for pos in state.board.open if all((pos[0] + dx, pos[1] + dy) in at for dx, dy in EDGE_OFFSETS)
+    )
+
+
+def _next_to_decide(state: GameState) -> int | None:
+    """Whose abbey decision is due before the next turn (or, the pile empty, before the end)."""
+    if state.phase not in (Phase.START, Phase.PART_OVER) or first_live(state) is not None:
+        return None
+    own = abbeys(state)
+    n = len(state.players)
+    if state.pile_left > 0:
+        player = (state.turn_player + 1) % n
+        if own.asked != state.turn and own.held[player] and holes(state):
+            return player
+        return None
+    for k in range(1, n + 1):  # from the player after the last turn's, round the table
+        player = (state.turn_player + k) % n
+        if player not in own.final and own.held[player] and holes(state):
+            return player
+    return None
+
+
+class AbbeyPart(Part):
+    name = NAME
+    events = (AbbeyPlayed,)
+    commands = (PlaceAbbey,)
+    steps = {"abbey": "R-AM-2"}
+    step_names = {"abbey": "an abbey or a pass"}
+    pass_steps = {"abbey": "abbey"}
+    command_steps = {PlaceAbbey: (("abbey",), "R-AM-2")}
+    command_names = {PlaceAbbey: "place an abbey"}
+    rules_of = {AbbeyPlayed: "R-AM-2"}
+    decisions = {AbbeyPlayed: (lambda e: (e.player, PlaceAbbey(x=e.x, y=e.y, rotation=e.rotation)), "R-AM-2")}
+
+    def start(self, state: GameState, event: ev.GameStarted) -> None:
+        state.ext[NAME] = Abbeys(len(event.players))
+
+    def pending(self, state: GameState) -> Decision | None:
+        player = _next_to_decide(state)
+        return None if player is None else Decision("abbey", player)
+
+    def passed(self, state: GameState, step: str) -> None:
+        own = abbeys(state)
+        if state.pile_left > 0:
+            own.asked = state.turn
+        else:
+            player = _next_to_decide(state)
+            assert player is not None
+            own.final.add(player)
+
+    def apply(self, state: GameState, event: Event) -> None:
+        assert isinstance(event, AbbeyPlayed)
+        own = abbeys(state)
+        own.held[event.player] = False
+        if state.pile_left > 0:
+            begin_turn(state, event.player, TILE, False)
+        else:
+            own.final.add(event.player)
+            begin_part(state, event.player, FINAL, TILE, False)
+
+    def may_refuse(self, state: GameState, held: TileType) -> bool:
+        return held.id == TILE
+
+    def refusal(
+        self, state: GameState, held: TileType, x: int, y: int, rotation: int
+    ) -> RuleViolation | None:
+        if (x, y) in holes(state):
+            return None
+        return RuleViolation(
+            "R-AM-2", f"an abbey goes into a hole, a square with tiles on all four sides; {(x, y)} is none"
+        )
+
+    def command_options(self, state: GameState, step: str) -> list[Command]:
+        return [PlaceAbbey(x=x, y=y, rotation=r) for x, y in holes(state) for r in (0, 90, 180, 270)]
+
+    def decide(self, state: GameState, player: int, command: Command, step: str) -> list[Event]:
+        assert isinstance(command, PlaceAbbey)
+        pos = (command.x, command.y)
+        if pos not in holes(state):
+            raise RuleViolation(
+                "R-AM-2", f"an abbey goes into a hole, a square with tiles on all four sides; {pos} is none"
+            )
+        if command.rotation not in (0, 90, 180, 270):
+            raise RuleViolation("R-BASE-3", f"rotation must be 0, 90, 180 or 270, not {command.rotation}")
+        played = AbbeyPlayed(
+            originator_id=state.id,
+            originator_version=state.version + 1,
+            player=player,
+            x=command.x,
+            y=command.y,
+            rotation=command.rotation,
+        )
+        placed = ev.TilePlaced(
+            originator_id=state.id,
+            originator_version=state.version + 2,
+            player=player,
+            tile=TILE,
+            x=command.x,
+            y=command.y,
+            rotation=command.rotation,
+        )
+        return [played, placed]
+
+
+PART = AbbeyPart()

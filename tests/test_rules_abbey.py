@@ -1,0 +1,98 @@
+"""The abbey of Abbey & Mayor, one or more scenarios per rule id (docs/RULES.md 4, R-AM-1..3).
+
+The start tile BA/RCr lies at (0,0), its city N. Five cloisters and a road tile ring the square
+(0,-1) above it, leaving a hole there: tiles on all four sides.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from domain import events as ev
+from domain.aggregate import Game
+from domain.commands import Deploy, Pass, PlaceTile
+from domain.errors import RuleViolation
+from domain.expansions import abbey as ab
+from domain.moves import Decision, expected_step, legal_commands, legal_deployments, legal_placements
+from domain.replay import replay
+from domain.state import Phase
+from domain.tiles import TILES
+
+ANN, BOB = 0, 1
+# (x, y, rotation) of each tile that rings the hole at (0,-1), in the order they are placed.
+RING = [(1, 0, 0), (1, -1, 0), (1, -2, 0), (0, -2, 0), (-1, -2, 0), (-1, -1, 0)]
+
+
+def ringed(extra: int = 2) -> Game:
+    pile = ["BA/RFr", "BA/L", "BA/L", "BA/L", "BA/L", "BA/L", *["BA/L"] * extra]
+    game = Game.start(("Ann", "Bob"), pile, expansions=("base", "am"))
+    for x, y, rotation in RING:
+        player = game.state.current
+        if expected_step(game.state) == Decision("abbey", player):
+            game.execute(player, Pass())
+        game.execute(player, PlaceTile(x=x, y=y, rotation=rotation))
+        if game.state.phase == Phase.ACTION:
+            game.execute(player, Pass())
+    return game
+
+
+def test_R_AM_1_twelve_tiles_and_an_abbey_in_each_hand_not_in_the_pile() -> None:
+    am = [t for t in TILES.values() if t.expansion == "am"]
+    assert sum(t.count for t in am) == 12  # the abbey has no copy in the pile
+    assert TILES[ab.TILE].edges == "****" and TILES[ab.TILE].cloister
+    game = Game.start(("Ann", "Bob", "Cy"), ["BA/L"], expansions=("base", "am"))
+    assert ab.abbeys(game.state).held == [True, True, True]
+
+
+def test_R_AM_2_the_abbey_is_offered_before_the_draw_once_a_hole_exists() -> None:
+    game = ringed()
+    assert expected_step(game.state) == Decision("abbey", ANN)
+    assert game.state.tile is None  # nothing drawn yet
+    offered = {(c.x, c.y) for c in legal_commands(game.state) if isinstance(c, ab.PlaceAbbey)}
+    assert offered == {(0, -1)}
+    with pytest.raises(RuleViolation) as refused:
+        game.execute(ANN, ab.PlaceAbbey(x=2, y=0))
+    assert refused.value.rule == "R-AM-2"
+
+
+def test_R_AM_2_placing_the_abbey_is_the_turn_and_closes_what_meets_it() -> None:
+    game = ringed()
+    city = game.state.board.graph.feature(game.state.board.at[(0, 0)].segment("N"))
+    assert city.open == 1
+    drawn = game.state.next_draw
+    game.execute(ANN, ab.PlaceAbbey(x=0, y=-1))
+    assert game.state.board.at[(0, -1)].tile.id == ab.TILE
+    assert game.state.next_draw == drawn  # no tile was drawn
+    assert game.state.board.graph.feature(game.state.board.at[(0, 0)].segment("N")).open == 0
+    assert not ab.abbeys(game.state).held[ANN]
+    assert "cloister" in legal_deployments(game.state)  # R-AM-3: a monk may go on it
+    game.execute(ANN, Deploy(location="cloister"))
+    assert game.state.current == BOB
+    replay(game.pending)
+
+
+def test_R_AM_2_a_pass_draws_as_usual_and_is_asked_once_a_turn() -> None:
+    game = ringed()
+    game.execute(ANN, Pass())
+    assert game.state.tile is not None and game.state.tile.id == "BA/L"
+    assert game.state.phase == Phase.PLACE and legal_placements(game.state)
+
+
+def test_R_AM_2_at_the_end_those_holding_their_abbey_may_place_it() -> None:
+    game = ringed(extra=0)
+    assert game.state.pile_left == 0 and not game.state.over
+    # The last turn was Bob's: Ann is asked first, then Bob.
+    assert expected_step(game.state) == Decision("abbey", ANN)
+    game.execute(ANN, Pass())
+    assert expected_step(game.state) == Decision("abbey", BOB)
+    game.execute(BOB, ab.PlaceAbbey(x=0, y=-1, rotation=90))
+    game.execute(BOB, Pass())
+    assert game.state.over
+    assert any(isinstance(e, ev.TilePlaced) and e.tile == ab.TILE for e in game.pending)
+    replay(game.pending)
+
+
+def test_R_AM_3_the_abbey_is_a_cloister_surrounded_by_its_hole() -> None:
+    game = ringed()
+    game.execute(ANN, ab.PlaceAbbey(x=0, y=-1))
+    assert game.state.board.cloister_ring[(0, -1)] == 7  # (-1,0) is the only empty square around it
