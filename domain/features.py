@@ -8,13 +8,16 @@ to the features it touches, never to the size of the board.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from domain.tiles import Kind, TileType
 
 Figure = tuple[int, int, str]  # (player, segment id, kind of figure)
 
-# The strength of each kind of follower in a majority (R-BASE-6); kinds of figure not listed here
-# are not followers: they neither occupy a feature nor count. Parts add their own kinds.
-FOLLOWER_STRENGTH: dict[str, int] = {"follower": 1}
+# The strength of each kind of follower in a majority (R-BASE-6), a number or a function of the
+# feature; kinds of figure not listed here are not followers: they neither occupy a feature nor
+# count. Parts add their own kinds.
+FOLLOWER_STRENGTH: dict[str, int | Callable[[Feature], int]] = {"follower": 1}
 
 
 class Feature:

@@ -42,7 +42,7 @@ class FigureKind(NamedTuple):
     for the majority, R-BASE-4, R-BASE-6) and its strength in a majority."""
 
     follower: bool
-    strength: int = 1
+    strength: int | Callable[[Feature], int] = 1
     rule: str = "R-BASE-4"  # the rule that lets it be deployed
 
 

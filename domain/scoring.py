@@ -27,16 +27,16 @@ class Award(msgspec.Struct, frozen=True, kw_only=True):
 
 
 def majority(feature: Feature) -> list[int]:
-    """Players with the greatest follower strength on the feature; all of them score it (R-BASE-6)."""
+    """Players with the greatest follower strength on the feature; all of them score it (R-BASE-6).
+    Nobody does when no follower there has any strength (R-AM-4)."""
     counts: dict[int, int] = {}
     strength = FOLLOWER_STRENGTH
     for player, _, kind in feature.figures:
         if kind in strength:
-            counts[player] = counts.get(player, 0) + strength[kind]
-    if not counts:
-        return []
-    best = max(counts.values())
-    return sorted(p for p, n in counts.items() if n == best)
+            each = strength[kind]
+            counts[player] = counts.get(player, 0) + (each if isinstance(each, int) else each(feature))
+    best = max(counts.values(), default=0)
+    return sorted(p for p, n in counts.items() if n == best) if best else []
 
 
 def completed_value(feature: Feature) -> tuple[int, Parts]:

@@ -351,8 +351,13 @@ def award(
     *,
     final: bool,
 ) -> None:
-    """The feature's value to each player of its majority (R-BASE-6), as the parts adjust it."""
-    for player in majority(feature):
+    """The feature's value to each player of its majority (R-BASE-6), as the parts adjust it; with
+    followers of no strength only, each of their players is told it scored nothing (R-AM-4)."""
+    owners = majority(feature)
+    if not owners:
+        for player in sorted({p for p, _, _ in feature.followers()}):
+            credit(state, player, 0, f"{category(feature)}.empty", rule, (), feature.id, version, final)
+    for player in owners:
         points, player_parts, player_rule = value, parts, rule
         for part in state.parts:
             points, player_parts, player_rule = part.award(

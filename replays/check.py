@@ -54,6 +54,7 @@ _SCORE_NAMES = {
 }
 # Only ever scored at the end, never "incomplete".
 _NO_INCOMPLETE = frozenset({"farm", "castle", "goods", "ransom"})
+_EMPTY = ".empty"
 # Our phases -> JCloisterZone's phase names, for `phase is …` assertions.
 _PHASE_NAMES = {Phase.PLACE: "TilePhase", Phase.ACTION: "ActionPhase", Phase.OVER: "GameOverPhase"}
 
@@ -132,6 +133,8 @@ def jcz_paths(paths: Iterable[str | Path]) -> list[Path]:
 
 def score_name(award: Award) -> str:
     """JCloisterZone's name for the points event an award corresponds to."""
+    if award.category.endswith(_EMPTY):  # followers of no strength: never "incomplete"
+        return _SCORE_NAMES[award.category.removesuffix(_EMPTY)] + _EMPTY
     name = _SCORE_NAMES[award.category]
     return f"{name}.incomplete" if award.final and award.category not in _NO_INCOMPLETE else name
 

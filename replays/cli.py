@@ -67,6 +67,7 @@ SourceArgument = Annotated[
 UntilOption = Annotated[int | None, typer.Option("--until", min=1, help="As of this event number.")]
 TurnOption = Annotated[int | None, typer.Option("--turn", min=0, help="As of the end of this turn.")]
 
+
 def fail(message: str, code: int = 1) -> NoReturn:
     err.print(f"[bold red]error:[/] {message}", highlight=False, soft_wrap=True)
     raise typer.Exit(code)

@@ -96,3 +96,55 @@ def test_R_AM_3_the_abbey_is_a_cloister_surrounded_by_its_hole() -> None:
     game = ringed()
     game.execute(ANN, ab.PlaceAbbey(x=0, y=-1))
     assert game.state.board.cloister_ring[(0, -1)] == 7  # (-1,0) is the only empty square around it
+
+
+# ----------------------------------------------------------------- the mayor (R-AM-4)
+
+
+def _mayor_on_start_city(tile: str, city: str) -> Game:
+    """Ann turns `tile` so its city meets the start tile's from the north, where her mayor may go."""
+    game = Game.start(("Ann", "Bob"), [tile, "BA/L", "BA/L"], expansions=("base", "am"))
+    game.execute(ANN, PlaceTile(x=0, y=-1, rotation=180))
+    assert legal_deployments(game.state, "mayor") == [city]  # the city, not the fields
+    return game
+
+
+def test_R_AM_4_a_mayor_without_pennants_scores_nothing_and_says_so() -> None:
+    game = _mayor_on_start_city("BA/C", "S")  # two city caps: completed at once, no pennant
+    game.execute(ANN, Deploy(location="S", figure="mayor"))
+    assert [(a.player, a.points, a.category) for a in game.state.awards] == [(ANN, 0, "city.empty")]
+    assert game.state.ext["figures"]["mayor"] == [1, 1]  # home again
+
+
+def test_R_AM_4_a_mayors_strength_is_its_citys_pennants() -> None:
+    game = _mayor_on_start_city("BA/Cc+", "E+S")  # one pennant; the city stays open to the east
+    game.execute(ANN, Deploy(location="E+S", figure="mayor"))
+    game.execute(BOB, PlaceTile(x=0, y=1, rotation=0))
+    game.execute(BOB, Pass())
+    game.execute(ANN, PlaceTile(x=0, y=2, rotation=0))
+    game.execute(ANN, Pass())
+    assert game.state.over
+    assert (ANN, 3, "city") in [(a.player, a.points, a.category) for a in game.state.awards]
+
+
+def test_R_AM_4_strength_against_followers() -> None:
+    from domain.features import Feature
+    from domain.scoring import majority
+    from domain.tiles import Kind
+
+    city = Feature(0, Kind.CITY, 0, 0, 2)
+    city.figures = [(ANN, 0, "mayor"), (BOB, 1, "follower"), (BOB, 2, "follower")]
+    assert majority(city) == [ANN, BOB]  # two pennants against two knights
+    city.pennants = 3
+    assert majority(city) == [ANN]
+    city.pennants = 0
+    assert majority(city) == [BOB]
+
+
+def test_R_AM_4_a_mayor_goes_on_cities_only() -> None:
+    game = Game.start(("Ann", "Bob"), ["BA/RFr", "BA/L"], expansions=("base", "am"))
+    game.execute(ANN, PlaceTile(x=1, y=0, rotation=0))
+    assert legal_deployments(game.state, "mayor") == []
+    with pytest.raises(RuleViolation) as refused:
+        game.execute(ANN, Deploy(location="E+W", figure="mayor"))
+    assert refused.value.rule == "R-AM-4"

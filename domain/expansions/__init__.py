@@ -22,6 +22,7 @@ from domain.expansions import (
     castles,
     goods,
     inns_cathedrals,
+    mayor,
     orderings,
     pigs,
     river,
@@ -44,6 +45,7 @@ PARTS: Final[tuple[Part, ...]] = (
     inns_cathedrals.BIG_FOLLOWER,
     river.PART,
     abbey.PART,
+    mayor.PART,
     orderings.PART,
 )
 
@@ -55,7 +57,7 @@ SETS: Final[dict[str, tuple[str, ...]]] = {
     "ic": ("inns", "cathedrals", "big_follower"),
     "river": ("river",),
     "tower": ("tower",),
-    "am": ("abbey",),  # the mayor, the wagon and the barn are still to come
+    "am": ("abbey", "mayor"),  # the wagon and the barn are still to come
 }
 
 BY_NAME: Final = {part.name: part for part in PARTS}
