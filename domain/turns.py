@@ -18,11 +18,11 @@ def automatic_event(state: GameState) -> ev.Event | None:
     phase = state.phase
     gid, version = state.id, state.version + 1
     if phase == Phase.START or phase == Phase.PART_OVER:
+        if expected_step(state) is not None:  # a part's decision before what comes next
+            return None
         entry = first_live(state)
         if entry is not None:
             return item_owner(state, entry).agenda_event(state, entry)
-        if expected_step(state) is not None:  # a part's decision before the next turn
-            return None
         if state.pile_left == 0:
             return ev.GameEnded(originator_id=gid, originator_version=version)  # R-BASE-8
         player = (state.turn_player + 1) % len(state.players)

@@ -1,6 +1,6 @@
 """Property tests over random bot games with every set the engine plays together: the base game,
 Bridges Castles & Bazaars, Traders & Builders, Inns & Cathedrals, The River, The Tower and what
-there is of Abbey & Mayor (the abbey and the mayor).
+there is of Abbey & Mayor (the abbey, the mayor and the wagon).
 
 Each example is a whole seeded game, its events stepped through: every figure is somewhere
 (supply, board, a tower's top or a prison), a replay of the log equals the live game, and the
@@ -25,7 +25,7 @@ from domain.state import GameState
 from projections.board import board_view
 from replays import records
 
-ALL_SETS = ("base", "bcb", "tb", "ic", "river", "tower", "am")
+ALL_SETS = ("base", "bcb", "tb", "ic", "river", "tower", "am")  # am: abbey, mayor, wagon
 
 seeds = st.integers(min_value=0, max_value=2**32 - 1)
 player_counts = st.integers(min_value=2, max_value=6)
@@ -63,6 +63,7 @@ def test_followers_are_conserved_through_captures_and_exchanges(seed: int, playe
             assert followers_everywhere(state, player, "follower") == 7, event
             assert followers_everywhere(state, player, "big") == 1, event
             assert followers_everywhere(state, player, "mayor") == 1, event
+            assert followers_everywhere(state, player, "wagon") == 1, event
         assert sum(tw.towers(state).pieces) <= players * tw.PIECES[players]
 
 

@@ -13,6 +13,7 @@ from domain.aggregate import Game
 from domain.commands import Deploy, Pass, PlaceTile
 from domain.errors import RuleViolation
 from domain.expansions import abbey as ab
+from domain.expansions import wagon as wg
 from domain.moves import Decision, expected_step, legal_commands, legal_deployments, legal_placements
 from domain.replay import replay
 from domain.state import Phase
@@ -148,3 +149,48 @@ def test_R_AM_4_a_mayor_goes_on_cities_only() -> None:
     with pytest.raises(RuleViolation) as refused:
         game.execute(ANN, Deploy(location="E+W", figure="mayor"))
     assert refused.value.rule == "R-AM-4"
+
+
+# ----------------------------------------------------------------- the wagon (R-AM-5)
+
+
+def _wagon_road_completed() -> Game:
+    """Ann's wagon on the road of (1,0) and the start tile; two cloisters' roads close it."""
+    game = Game.start(("Ann", "Bob"), ["BA/RFr", "BA/LR", "BA/LR", "BA/L"], expansions=("base", "am"))
+    game.execute(ANN, PlaceTile(x=1, y=0, rotation=0))
+    game.execute(ANN, Deploy(location="E+W", figure="wagon"))
+    game.execute(BOB, PlaceTile(x=2, y=0, rotation=90))
+    game.execute(BOB, Pass())
+    game.execute(ANN, PlaceTile(x=-1, y=0, rotation=270))
+    game.execute(ANN, Pass())
+    return game
+
+
+def test_R_AM_5_a_scored_wagon_may_roll_on_to_an_open_feature_nearby() -> None:
+    game = _wagon_road_completed()
+    assert (ANN, 4, "road") in [(a.player, a.points, a.category) for a in game.state.awards]
+    assert expected_step(game.state) == Decision("wagon", ANN)
+    options = {(c.x, c.y, c.location) for c in legal_commands(game.state) if isinstance(c, wg.MoveWagon)}
+    assert (2, 0, "cloister") in options and (0, 0, "N") in options
+    assert (-1, 0, "cloister") not in options  # two squares away
+    with pytest.raises(RuleViolation) as refused:
+        game.execute(ANN, wg.MoveWagon(x=-1, y=0, location="cloister"))
+    assert refused.value.rule == "R-AM-5"
+    game.execute(ANN, wg.MoveWagon(x=2, y=0, location="cloister"))
+    cloister = game.state.board.graph.feature(game.state.board.at[(2, 0)].segment("cloister"))
+    assert cloister.figures == [(ANN, cloister.figures[0][1], "wagon")]
+    assert game.state.ext["figures"]["wagon"] == [0, 1]
+    assert game.state.current == BOB  # the move came before Bob's turn
+    replay(game.pending)
+
+
+def test_R_AM_5_a_wagon_may_also_go_home() -> None:
+    game = _wagon_road_completed()
+    game.execute(ANN, Pass())
+    assert game.state.ext["figures"]["wagon"] == [1, 1]
+
+
+def test_R_AM_5_a_wagon_goes_on_roads_cities_and_cloisters_not_fields() -> None:
+    game = Game.start(("Ann", "Bob"), ["BA/LR", "BA/L"], expansions=("base", "am"))
+    game.execute(ANN, PlaceTile(x=0, y=1, rotation=0))
+    assert sorted(legal_deployments(game.state, "wagon")) == ["S", "cloister"]  # not its field

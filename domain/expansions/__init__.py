@@ -27,6 +27,7 @@ from domain.expansions import (
     pigs,
     river,
     tower,
+    wagon,
 )
 from domain.features import FOLLOWER_STRENGTH
 from domain.part import Part
@@ -46,6 +47,7 @@ PARTS: Final[tuple[Part, ...]] = (
     river.PART,
     abbey.PART,
     mayor.PART,
+    wagon.PART,
     orderings.PART,
 )
 
@@ -57,7 +59,7 @@ SETS: Final[dict[str, tuple[str, ...]]] = {
     "ic": ("inns", "cathedrals", "big_follower"),
     "river": ("river",),
     "tower": ("tower",),
-    "am": ("abbey", "mayor"),  # the wagon and the barn are still to come
+    "am": ("abbey", "mayor", "wagon"),  # the barn is still to come
 }
 
 BY_NAME: Final = {part.name: part for part in PARTS}
@@ -112,6 +114,7 @@ GameEvent = (
     | tower.TowerGuarded
     | tower.RansomPaid
     | abbey.AbbeyPlayed
+    | wagon.WagonMoved
 )
 """Every event a game can record: the file format and what the store keeps."""
 
@@ -131,6 +134,7 @@ AnyCommand = (
     | tower.GuardTower
     | tower.PayRansom
     | abbey.PlaceAbbey
+    | wagon.MoveWagon
 )
 """Every command a player can give."""
 
