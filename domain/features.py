@@ -18,6 +18,8 @@ Figure = tuple[int, int, str]  # (player, segment id, kind of figure)
 # feature; kinds of figure not listed here are not followers: they neither occupy a feature nor
 # count. Parts add their own kinds.
 FOLLOWER_STRENGTH: dict[str, int | Callable[[Feature], int]] = {"follower": 1}
+# Kinds of figure that are no followers but keep followers off their feature; parts add them.
+OCCUPIERS: set[str] = set()
 
 
 class Feature:
@@ -49,9 +51,9 @@ class Feature:
         return [f for f in self.figures if f[2] in strength]
 
     def occupied(self) -> bool:
-        """A follower is on it (R-BASE-4)."""
+        """A follower is on it (R-BASE-4), or a figure that keeps followers off."""
         strength = FOLLOWER_STRENGTH
-        return any(f[2] in strength for f in self.figures)
+        return any(f[2] in strength or f[2] in OCCUPIERS for f in self.figures)
 
     def absorb(self, other: Feature) -> None:
         self.tiles |= other.tiles

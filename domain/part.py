@@ -44,6 +44,7 @@ class FigureKind(NamedTuple):
     follower: bool
     strength: int | Callable[[Feature], int] = 1
     rule: str = "R-BASE-4"  # the rule that lets it be deployed
+    occupies: bool = False  # no follower, but it keeps followers off its feature
 
 
 class Part:

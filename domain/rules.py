@@ -59,6 +59,9 @@ class RuleSet(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=T
     """Parts of the sets in play switched off, by name (`domain.expansions.PARTS`): JCloisterZone
     lets a game leave out, say, the inns of Inns & Cathedrals, which then score as plain roads."""
 
+    barns: Annotated[int, msgspec.Meta(ge=0, le=5)] = 1
+    """Barns each player has with Abbey & Mayor (R-AM-6)."""
+
     wagons: Annotated[int, msgspec.Meta(ge=0, le=5)] = 1
     """Wagons each player has with Abbey & Mayor (R-AM-5)."""
 

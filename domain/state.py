@@ -350,22 +350,23 @@ def award(
     version: int,
     *,
     final: bool,
+    kind: str | None = None,
 ) -> None:
-    """The feature's value to each player of its majority (R-BASE-6), as the parts adjust it; with
-    followers of no strength only, each of their players is told it scored nothing (R-AM-4)."""
+    """The feature's value to each player of its majority (R-BASE-6), as the parts adjust it,
+    scored as `kind` (by default the feature's own); with followers of no strength only, each of
+    their players is told it scored nothing (R-AM-4)."""
+    kind = kind or category(feature)
     owners = majority(feature)
     if not owners:
         for player in sorted({p for p, _, _ in feature.followers()}):
-            credit(state, player, 0, f"{category(feature)}.empty", rule, (), feature.id, version, final)
+            credit(state, player, 0, f"{kind}.empty", rule, (), feature.id, version, final)
     for player in owners:
         points, player_parts, player_rule = value, parts, rule
         for part in state.parts:
             points, player_parts, player_rule = part.award(
                 state, feature, player, points, player_parts, player_rule
             )
-        credit(
-            state, player, points, category(feature), player_rule, player_parts, feature.id, version, final
-        )
+        credit(state, player, points, kind, player_rule, player_parts, feature.id, version, final)
 
 
 def credit(

@@ -21,6 +21,8 @@ from msgspec.structs import replace
 
 from domain.aggregate import Game
 from domain.commands import Pass
+from domain.expansions.abbey import TILE as ABBEY
+from domain.expansions.abbey import PlaceAbbey
 from domain.moves import legal_commands, legal_placements
 from domain.scoring import Award
 from domain.state import GameState, Phase
@@ -51,9 +53,11 @@ _SCORE_NAMES = {
     "castle": "castle",
     "goods": "trade-goods",
     "ransom": "ransom",
+    "farm.barn-placed": "field.barn-placed",
+    "farm.barn-connected": "field.barn-connected",
 }
 # Only ever scored at the end, never "incomplete".
-_NO_INCOMPLETE = frozenset({"farm", "castle", "goods", "ransom"})
+_NO_INCOMPLETE = frozenset({"farm", "castle", "goods", "ransom", "farm.barn-placed", "farm.barn-connected"})
 _EMPTY = ".empty"
 # Our phases -> JCloisterZone's phase names, for `phase is …` assertions.
 _PHASE_NAMES = {Phase.PLACE: "TilePhase", Phase.ACTION: "ActionPhase", Phase.OVER: "GameOverPhase"}
@@ -172,29 +176,29 @@ class _Checker(ReplayVisitor):
     def placement(self, index: int, state: GameState) -> None:
         if self.oracle is None:
             return
-        assert state.tile is not None
+        held = state.tile.id if state.tile is not None else ABBEY
         decision = self.decisions.pop(index, None)
-        ours = legal_placements(state)
+        ours = legal_placements(state) if state.tile is not None else _abbey_placements(state)
         if decision is None:
             raise _Differs(
                 Disagreement(
                     what="legal placements",
                     turn=state.turn,
                     decision=index,
-                    ours=f"{state.tile.id} to place",
+                    ours=f"{held} to place",
                     theirs="no placement decision here",
                 )
             )
         theirs = decision.placements
         # Equal as sets and in size: no placement offered twice on either side.
-        if decision.tile != state.tile.id or len(ours) != len(theirs) or set(ours) != set(theirs):
+        if decision.tile != held or len(ours) != len(theirs) or set(ours) != set(theirs):
             ours_text, theirs_text = _compare_placements(sorted(ours), sorted(theirs))
             raise _Differs(
                 Disagreement(
                     what="legal placements",
                     turn=state.turn,
                     decision=index,
-                    ours=f"{state.tile.id}: {ours_text}",
+                    ours=f"{held}: {ours_text}",
                     theirs=f"{decision.tile}: {theirs_text}",
                 )
             )
@@ -312,6 +316,11 @@ def _seat(seats: dict[str, int], name: str, sentence: str) -> int:
     if name not in seats:
         raise JczError(f"assertion {sentence!r} names no player of the game")
     return seats[name]
+
+
+def _abbey_placements(state: GameState) -> list[tuple[int, int, int]]:
+    """The abbey's placements on offer, as JCloisterZone lists them with the tile decisions."""
+    return [(c.x, c.y, c.rotation) for c in legal_commands(state) if isinstance(c, PlaceAbbey)]
 
 
 def _check_draws(ours: Sequence[JczDraw], theirs: Sequence[JczDraw]) -> None:

@@ -28,10 +28,13 @@ from domain.catalogue import START_TILE
 from domain.commands import Command, Deploy, Pass, PlaceTile
 from domain.errors import RuleViolation
 from domain.expansions import SETS, start_tile_of
+from domain.expansions.abbey import PlaceAbbey
+from domain.expansions.barn import corner_field as barn_corner_field
 from domain.expansions.bazaars import Bid, Buy, ChooseBazaarTile, Sell
 from domain.expansions.bridges import PlaceBridge
 from domain.expansions.castles import ChooseCastle, ChooseCastleTarget, target_pending
 from domain.expansions.tower import ON_TOWER, CaptureFollower, GuardTower, PlaceTowerPiece
+from domain.expansions.wagon import MoveWagon
 from domain.geometry import EDGE_BY_NAME, EDGE_NAMES, HALF_BY_NAME, HALF_NAMES
 from domain.moves import expected_step, feature_handle, legal_commands
 from domain.rules import RuleSet
@@ -47,6 +50,7 @@ JCZ_EXPANSIONS: dict[str, tuple[str, frozenset[str]]] = {
     "ic": ("inns-and-cathedrals", frozenset({"big-follower", "cathedral", "inn"})),
     "river": ("river/1", frozenset({"river"})),
     "tower": ("tower", frozenset({"tower"})),
+    "am": ("abbey-and-mayor", frozenset({"abbey", "barn", "mayor", "wagon"})),
 }
 # The setup element that switches each of our parts on; a part of a set in play whose element
 # the save leaves out is played without (RuleSet.without), as JCloisterZone does.
@@ -60,10 +64,14 @@ PART_ELEMENTS: dict[str, str] = {
     "inns": "inn",
     "cathedrals": "cathedral",
     "big_follower": "big-follower",
+    "abbey": "abbey",
+    "mayor": "mayor",
+    "wagon": "wagon",
+    "barn": "barn",
 }
 # The expansions whose saves we import; a save needing anything else is refused or reported
 # "unsupported".
-SUPPORTED: frozenset[str] = frozenset({"base", "bcb", "tb", "ic", "river", "tower"})
+SUPPORTED: frozenset[str] = frozenset({"base", "bcb", "tb", "ic", "river", "tower", "am"})
 
 SET_CODES = {jcz_set: code for code, (jcz_set, _) in JCZ_EXPANSIONS.items()}
 # Switches of our RuleSet that reproduce how JCloisterZone 5.x plays (RULES.md section 9); only
@@ -338,6 +346,9 @@ def jcz_rules(save: JczSave) -> RuleSet:
             "builders": elements.get("builder", 1),
             "pigs": elements.get("pig", 1),
             "big_followers": elements.get("big-follower", 1),
+            "mayors": elements.get("mayor", 1),
+            "wagons": elements.get("wagon", 1),
+            "barns": elements.get("barn", 1),
             "without": _parts_left_out(save),
             "solo": len(save.players) == 1,  # JCZ's rule tests play alone
             **switches,
@@ -417,17 +428,22 @@ def replay_jcz(
         raise JczError(f"setup refused: {e}") from e
     hooks = visitor or ReplayVisitor()
     state = game.state
+    placed = False  # a tile placed since the last COMMIT: that COMMIT ends a turn part
     for index, message in enumerate(save.replay):
         _answer_unasked(game)
+        placed = placed or message.type == "PLACE_TILE"
         try:
             command = _command(index, message, state)
         except (KeyError, ValueError, TypeError) as e:  # a payload without its fields
             raise JczError(f"message {index} ({message.type}) is malformed: {e!r}") from e
         if command is None:
-            if message.type == "COMMIT":
+            # A COMMIT with no tile since the last one closes a phase of JCloisterZone's own (a
+            # wagon moved, an abbey declined), not a turn part.
+            if message.type == "COMMIT" and placed:
                 hooks.committed(index, state)
+            placed = placed and message.type != "COMMIT"
             continue
-        if isinstance(command, PlaceTile):
+        if isinstance(command, PlaceTile | PlaceAbbey):
             hooks.placement(index, state)
         try:
             decision = expected_step(state)
@@ -451,7 +467,15 @@ def _answer_unasked(game: Game) -> None:
 
 
 # JCloisterZone's figure names (in meeple ids like ``0.big.1``) -> ours.
-_FIGURES = {"small": "follower", "big": "big", "builder": "builder", "pig": "pig"}
+_FIGURES = {
+    "small": "follower",
+    "big": "big",
+    "builder": "builder",
+    "pig": "pig",
+    "mayor": "mayor",
+    "wagon": "wagon",
+    "barn": "barn",
+}
 
 
 def _figure(index: int, meeple_id: str) -> str:
@@ -459,6 +483,25 @@ def _figure(index: int, meeple_id: str) -> str:
     if name not in _FIGURES:
         raise JczError(f"message {index} moves a {name or 'figure'} we do not support")
     return _FIGURES[name]
+
+
+def _step(state: GameState) -> str | None:
+    decision = expected_step(state)
+    return None if decision is None else decision.step
+
+
+def _barn_field(state: GameState, pointer: JczPointer) -> str:
+    """Our name for a barn's place: JCloisterZone names the field of the tile whose north-west
+    corner the barn stands on; we name the field of the tile just placed at that corner."""
+    placed = state.placed
+    if placed is None:
+        raise JczError("a barn with no tile placed")
+    dx, dy = pointer.position[0] - placed.pos[0], pointer.position[1] - placed.pos[1]
+    corner = {(0, 0): "NW", (1, 0): "NE", (0, 1): "SW", (1, 1): "SE"}.get((dx, dy))
+    sid = -1 if corner is None else barn_corner_field(state.board, placed.pos, corner)
+    if sid < 0:
+        raise JczError(f"no corner of the tile just placed at {pointer.position}")
+    return placed.location(sid)
 
 
 def _token(index: int, payload: dict[str, Any]) -> Command:
@@ -480,6 +523,8 @@ def _command(index: int, message: JczMessage, state: GameState) -> Command | Non
     if kind == "PLACE_TILE":
         x, y = payload["position"]
         tile_id = payload["tileId"]
+        if _step(state) == "abbey":
+            return PlaceAbbey(x=x, y=y, rotation=int(payload["rotation"][1:]))
         if tile_id not in TILES:
             raise JczError(f"message {index} places an unknown tile id {tile_id!r}")
         return PlaceTile(x=x, y=y, rotation=int(payload["rotation"][1:]), tile=tile_id)
@@ -489,6 +534,11 @@ def _command(index: int, message: JczMessage, state: GameState) -> Command | Non
             pointer = msgspec.convert(payload["pointer"], JczPointer)
             if pointer.feature == "Tower":
                 return GuardTower(x=pointer.position[0], y=pointer.position[1], figure=ours)
+            if _step(state) == "wagon":
+                x, y = pointer.position
+                return MoveWagon(x=x, y=y, location=location_name(pointer))
+            if ours == "barn":
+                return Deploy(location=_barn_field(state, pointer), figure=ours)
             return Deploy(location=location_name(pointer), figure=ours)
         except (KeyError, msgspec.ValidationError) as e:
             raise JczError(f"message {index}: unreadable pointer {payload.get('pointer')!r}") from e

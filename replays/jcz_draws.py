@@ -284,6 +284,16 @@ class DrawWalk:
         self.drawer = JczDrawer(save)
         self.current = 0
         self.held: str | None = None  # the tile the current player must place
+        # A draw due but not made yet: JCloisterZone may first hold a phase of its own (an abbey
+        # declined, a wagon moved) whose COMMIT reseeds the generator, so a turn's tile is drawn
+        # when the log shows it is needed.
+        self.owed: DrawKind | None = None
+        self.owed_after = -1
+        self.placed_since_commit = False
+        self.wagons = bool(save.setup.elements.get("wagon"))
+        self.builders = (
+            bool(save.setup.elements.get("builder")) or not save.setup.elements
+        )  # 4.x: no elements
         self.second_part = False
         self.pending_bazaar = False
         self.supply: list[tuple[str, int]] | None = None  # (tile, owner); exists from auction to round end
@@ -296,6 +306,7 @@ class DrawWalk:
 
     def plan(self) -> DrawPlan:
         """After `run`: the draws made, then the rest of the pack in the generator's order."""
+        self._draw_owed(self.owed_after)  # the log ends where JCloisterZone had drawn the next tile
         draws = list(self.drawer.draws)
         return DrawPlan(draws, [d.tile for d in draws] + self.drawer.rest())
 
@@ -318,7 +329,8 @@ class DrawWalk:
                 self.held = self.supply.pop(0)[0]
                 return
             if self.drawer.left > 0:
-                self.held = self.drawer.draw(kind, after)
+                self.held = None
+                self.owed, self.owed_after = kind, after
                 return
             if self.supply is None:
                 self.held = None  # the pack is empty: the game ends
@@ -333,7 +345,8 @@ class DrawWalk:
         elif kind == "PASS" and self.auction is not None:
             self.auction.pass_(self._sender(index, message))
             self.auction_step(index)
-        elif kind == "PASS" and self.held is not None:  # the tile itself is declined: discarded
+        elif kind == "PASS" and self._declines(index):  # the tile itself is declined: discarded
+            self._draw_owed(self.owed_after)
             self.tile_step(self.current, "redraw", index)
         elif kind == "BAZAAR_BID":
             self._running(index).bid(self._sender(index, message), int(message.payload["supplyIndex"]))
@@ -344,9 +357,30 @@ class DrawWalk:
         elif kind == "COMMIT":
             self.committed(index)
 
+    def _declines(self, index: int) -> bool:
+        """A PASS declining the tile held (one that fits only with a bridge), not a pass in a
+        phase of JCloisterZone's own: an abbey declined (its COMMIT follows) or a wagon left."""
+        if self.held is None and self.owed is None:
+            return False
+        following = self.messages[index + 1] if index + 1 < len(self.messages) else None
+        if following is not None and following.type == "COMMIT":
+            return False
+        return not (self.wagons and not self.placed_since_commit and self.held is None)
+
+    def _draw_owed(self, after: int) -> None:
+        if self.owed is not None:
+            self.held = self.drawer.draw(self.owed, after)
+            self.owed = None
+
     def placed(self, index: int, tile_id: object) -> None:
         if not isinstance(tile_id, str) or tile_id not in TILES:
             raise JczError(f"message {index} places an unknown tile id {tile_id!r}")
+        self.placed_since_commit = True
+        if "abbey" in TILES[tile_id].tags:  # the player's abbey, instead of a draw
+            self.owed = None
+            self.held = None
+            return
+        self._draw_owed(index - 1)
         while self.held != tile_id:
             # The drawn tile fitted nowhere: JCZ discarded it silently and drew again.
             if self.held is None or self.drawer.left == 0:
@@ -357,6 +391,7 @@ class DrawWalk:
                 )
             after = self.drawer.draws[-1].after if self.drawer.draws else -1
             self.tile_step(self.current, "redraw", after)
+            self._draw_owed(after)
         self.held = None
         if "volcano" in TILES[tile_id].tags:
             self.drawer.pack.activate("dragon")  # dragon tiles may be drawn from now on
@@ -364,9 +399,13 @@ class DrawWalk:
             self.pending_bazaar = True
 
     def committed(self, index: int) -> None:
+        if not self.placed_since_commit:  # the COMMIT of an abbey declined or a wagon moved
+            return
+        self.placed_since_commit = False
         following = self.messages[index + 1] if index + 1 < len(self.messages) else None
         if (
-            not self.second_part
+            self.builders
+            and not self.second_part
             and self.players > 1
             and following is not None
             and following.player == self.current

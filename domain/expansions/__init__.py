@@ -16,6 +16,7 @@ from domain.catalogue import START_TILE
 from domain.commands import Deploy, Pass, PlaceTile
 from domain.expansions import (
     abbey,
+    barn,
     bazaars,
     bridges,
     builders,
@@ -29,7 +30,7 @@ from domain.expansions import (
     tower,
     wagon,
 )
-from domain.features import FOLLOWER_STRENGTH
+from domain.features import FOLLOWER_STRENGTH, OCCUPIERS
 from domain.part import Part
 
 # Hooks run in this order. The ordering policy plans last, once every part has had its say.
@@ -45,9 +46,10 @@ PARTS: Final[tuple[Part, ...]] = (
     inns_cathedrals.CATHEDRALS,
     inns_cathedrals.BIG_FOLLOWER,
     river.PART,
-    abbey.PART,
     mayor.PART,
-    wagon.PART,
+    wagon.PART,  # a wagon moves at the end of its turn part, before the next turn's abbey
+    barn.PART,
+    abbey.PART,
     orderings.PART,
 )
 
@@ -59,7 +61,7 @@ SETS: Final[dict[str, tuple[str, ...]]] = {
     "ic": ("inns", "cathedrals", "big_follower"),
     "river": ("river",),
     "tower": ("tower",),
-    "am": ("abbey", "mayor", "wagon"),  # the barn is still to come
+    "am": ("abbey", "mayor", "wagon", "barn"),
 }
 
 BY_NAME: Final = {part.name: part for part in PARTS}
@@ -153,6 +155,8 @@ def _register() -> None:
         for figure, kind in part.figures.items():
             if kind.follower:
                 FOLLOWER_STRENGTH[figure] = kind.strength
+            if kind.occupies:
+                OCCUPIERS.add(figure)
 
 
 _register()
