@@ -1,6 +1,6 @@
 """Property tests over random bot games with every set the engine plays together: the base game,
 Bridges Castles & Bazaars, Traders & Builders, Inns & Cathedrals, The River, The Tower and what
-there is of Abbey & Mayor (the abbey, the mayor and the wagon).
+Abbey & Mayor.
 
 Each example is a whole seeded game, its events stepped through: every figure is somewhere
 (supply, board, a tower's top or a prison), a replay of the log equals the live game, and the

@@ -194,3 +194,43 @@ def test_R_AM_5_a_wagon_goes_on_roads_cities_and_cloisters_not_fields() -> None:
     game = Game.start(("Ann", "Bob"), ["BA/LR", "BA/L"], expansions=("base", "am"))
     game.execute(ANN, PlaceTile(x=0, y=1, rotation=0))
     assert sorted(legal_deployments(game.state, "wagon")) == ["S", "cloister"]  # not its field
+
+
+# ----------------------------------------------------------------- the barn (R-AM-6)
+
+
+def _barn_crossing() -> Game:
+    """Ann's farmer south of the road at (1,0); cloisters at (0,1) and (1,1) close a crossing of
+    four fields at (1,1)'s north-west corner."""
+    game = Game.start(("Ann", "Bob"), ["BA/RFr", "BA/L", "BA/L", "BA/L"], expansions=("base", "am"))
+    game.execute(ANN, PlaceTile(x=1, y=0, rotation=0))
+    assert legal_deployments(game.state, "barn") == []  # no crossing of four fields yet
+    game.execute(ANN, Deploy(location="Es+Se+Sw+Ws"))
+    game.execute(BOB, PlaceTile(x=0, y=1, rotation=0))
+    game.execute(BOB, Pass())
+    game.execute(ANN, PlaceTile(x=1, y=1, rotation=0))
+    return game
+
+
+def test_R_AM_6_a_barn_goes_on_a_crossing_of_four_fields_and_sends_its_farmers_home() -> None:
+    game = _barn_crossing()
+    assert legal_deployments(game.state, "barn") == ["Nw+Ne+En+Es+Se+Sw+Ws+Wn"]
+    game.execute(ANN, Deploy(location="Nw+Ne+En+Es+Se+Sw+Ws+Wn", figure="barn"))
+    barn_placed = [(a.player, a.points, a.category, a.rule) for a in game.state.awards]
+    assert barn_placed == [(ANN, 0, "farm.barn-placed", "R-AM-6")]  # no completed city borders it
+    assert game.state.supply[ANN] == 7  # the farmer is home
+    field = game.state.board.graph.feature(game.state.board.at[(1, 1)].segment("Nw+Ne+En+Es+Se+Sw+Ws+Wn"))
+    assert [k for _, _, k in field.figures] == ["barn"]
+    assert field.occupied()  # no farmer may join it now
+    replay(game.pending)
+
+
+def test_R_AM_6_the_barn_scores_for_its_owner_at_the_end() -> None:
+    game = _barn_crossing()
+    game.execute(ANN, Deploy(location="Nw+Ne+En+Es+Se+Sw+Ws+Wn", figure="barn"))
+    game.execute(BOB, PlaceTile(x=2, y=1, rotation=0))
+    game.execute(BOB, Pass())
+    assert game.state.over
+    final = [(a.player, a.category, a.rule) for a in game.state.awards if a.final]
+    assert (ANN, "farm", "R-AM-6") in final
+    assert game.state.ext["figures"]["barn"] == [1, 1]
