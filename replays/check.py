@@ -55,9 +55,22 @@ _SCORE_NAMES = {
     "ransom": "ransom",
     "farm.barn-placed": "field.barn-placed",
     "farm.barn-connected": "field.barn-connected",
+    "fairy.turn": "fairy.turn",
+    "fairy.completed": "fairy.completed",
 }
 # Only ever scored at the end, never "incomplete".
-_NO_INCOMPLETE = frozenset({"farm", "castle", "goods", "ransom", "farm.barn-placed", "farm.barn-connected"})
+_NO_INCOMPLETE = frozenset(
+    {
+        "farm",
+        "castle",
+        "goods",
+        "ransom",
+        "farm.barn-placed",
+        "farm.barn-connected",
+        "fairy.turn",
+        "fairy.completed",
+    }
+)
 _EMPTY = ".empty"
 # Our phases -> JCloisterZone's phase names, for `phase is …` assertions.
 _PHASE_NAMES = {Phase.PLACE: "TilePhase", Phase.ACTION: "ActionPhase", Phase.OVER: "GameOverPhase"}

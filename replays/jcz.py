@@ -27,12 +27,13 @@ from domain.aggregate import Game
 from domain.catalogue import START_TILE
 from domain.commands import Command, Deploy, Pass, PlaceTile
 from domain.errors import RuleViolation
-from domain.expansions import SETS, start_tile_of
+from domain.expansions import PARTS, SETS, start_tile_of
 from domain.expansions.abbey import PlaceAbbey
 from domain.expansions.barn import corner_field as barn_corner_field
 from domain.expansions.bazaars import Bid, Buy, ChooseBazaarTile, Sell
 from domain.expansions.bridges import PlaceBridge
 from domain.expansions.castles import ChooseCastle, ChooseCastleTarget, target_pending
+from domain.expansions.fairy import MoveFairy
 from domain.expansions.tower import ON_TOWER, CaptureFollower, GuardTower, PlaceTowerPiece
 from domain.expansions.wagon import MoveWagon
 from domain.geometry import EDGE_BY_NAME, EDGE_NAMES, HALF_BY_NAME, HALF_NAMES
@@ -51,6 +52,7 @@ JCZ_EXPANSIONS: dict[str, tuple[str, frozenset[str]]] = {
     "river": ("river/1", frozenset({"river"})),
     "tower": ("tower", frozenset({"tower"})),
     "am": ("abbey-and-mayor", frozenset({"abbey", "barn", "mayor", "wagon"})),
+    "pd": ("princess-and-dragon", frozenset({"dragon", "fairy", "princess", "portal"})),
 }
 # The setup element that switches each of our parts on; a part of a set in play whose element
 # the save leaves out is played without (RuleSet.without), as JCloisterZone does.
@@ -68,10 +70,14 @@ PART_ELEMENTS: dict[str, str] = {
     "mayor": "mayor",
     "wagon": "wagon",
     "barn": "barn",
+    "fairy": "fairy",
+    "dragon": "dragon",
+    "princess": "princess",
+    "portal": "portal",
 }
 # The expansions whose saves we import; a save needing anything else is refused or reported
 # "unsupported".
-SUPPORTED: frozenset[str] = frozenset({"base", "bcb", "tb", "ic", "river", "tower", "am"})
+SUPPORTED: frozenset[str] = frozenset({"base", "bcb", "tb", "ic", "river", "tower", "am", "pd"})
 
 SET_CODES = {jcz_set: code for code, (jcz_set, _) in JCZ_EXPANSIONS.items()}
 # Switches of our RuleSet that reproduce how JCloisterZone 5.x plays (RULES.md section 9); only
@@ -325,6 +331,12 @@ def unsupported(save: JczSave) -> str | None:
             needs.setdefault(code, []).append(element)
     missing = [f"{code} ({', '.join(what)})" for code, what in needs.items() if code not in SUPPORTED]
     missing += unknown
+    played = {part.name for part in PARTS}
+    missing += [
+        f"element {element} (not played yet)"
+        for part, element in PART_ELEMENTS.items()
+        if setup.elements.get(element) and part not in played
+    ]
     missing += [f"rule {name}={value}" for name, value in setup.rules.items()]
     if not 1 <= len(save.players) <= 6:
         missing.append(f"{len(save.players)} player(s) (1 to 6 supported)")
@@ -475,6 +487,10 @@ _FIGURES = {
     "mayor": "mayor",
     "wagon": "wagon",
     "barn": "barn",
+    "fairy": "fairy",
+    "dragon": "dragon",
+    "princess": "princess",
+    "portal": "portal",
 }
 
 
@@ -554,6 +570,13 @@ def _command(index: int, message: JczMessage, state: GameState) -> Command | Non
         if decision is not None and decision.step == "choose":
             return ChooseBazaarTile(index=int(payload["supplyIndex"]), bid=price)
         return Bid(amount=price)
+    if kind == "MOVE_NEUTRAL_FIGURE" and str(payload.get("figureId", "")).startswith("fairy"):
+        target = payload["to"]
+        pointer = msgspec.convert(target["featurePointer"], JczPointer)
+        x, y = pointer.position
+        return MoveFairy(
+            x=x, y=y, location=location_name(pointer), figure=_figure(index, str(target["meepleId"]))
+        )
     if kind == "CAPTURE_FOLLOWER":
         captured = payload["pointer"]
         pointer = msgspec.convert(captured["featurePointer"], JczPointer)

@@ -21,6 +21,7 @@ from domain.expansions import (
     bridges,
     builders,
     castles,
+    fairy,
     goods,
     inns_cathedrals,
     mayor,
@@ -49,6 +50,7 @@ PARTS: Final[tuple[Part, ...]] = (
     mayor.PART,
     wagon.PART,  # a wagon moves at the end of its turn part, before the next turn's abbey
     barn.PART,
+    fairy.PART,  # after castles: a castle's end is none of its business
     abbey.PART,
     orderings.PART,
 )
@@ -62,6 +64,7 @@ SETS: Final[dict[str, tuple[str, ...]]] = {
     "river": ("river",),
     "tower": ("tower",),
     "am": ("abbey", "mayor", "wagon", "barn"),
+    "pd": ("fairy",),  # the dragon, the princess and the portal are still to come
 }
 
 BY_NAME: Final = {part.name: part for part in PARTS}
@@ -117,6 +120,7 @@ GameEvent = (
     | tower.RansomPaid
     | abbey.AbbeyPlayed
     | wagon.WagonMoved
+    | fairy.FairyMoved
 )
 """Every event a game can record: the file format and what the store keeps."""
 
@@ -137,6 +141,7 @@ AnyCommand = (
     | tower.PayRansom
     | abbey.PlaceAbbey
     | wagon.MoveWagon
+    | fairy.MoveFairy
 )
 """Every command a player can give."""
 
