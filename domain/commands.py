@@ -32,6 +32,9 @@ class PlaceTile(Command, frozen=True, kw_only=True):
 class Deploy(Command, frozen=True, kw_only=True):
     location: str  # board-oriented segment name on the tile just placed, e.g. "N+W"
     figure: str = "follower"  # or a kind of figure a part of a set in play brings
+    # Another tile than the one just placed, where a part allows it; None: the tile just placed.
+    x: int | None = None
+    y: int | None = None
 
 
 class Pass(Command, frozen=True, kw_only=True):

@@ -10,7 +10,14 @@ from domain.commands import Command, Deploy, Pass, PlaceTile
 from domain.errors import RuleViolation
 from domain.expansions import PARTS
 from domain.geometry import EDGE_NAMES, ROTATIONS, neighbour, opposite
-from domain.moves import expected_step, figure_owner, legal_deployments, may_decline, step_owner
+from domain.moves import (
+    expected_step,
+    figure_owner,
+    legal_deployments,
+    may_decline,
+    remote_deployments,
+    step_owner,
+)
 from domain.part import Part
 from domain.state import GameState, Phase
 from domain.tiles import TILES, Kind, TileType
@@ -167,6 +174,20 @@ def _deploy(state: GameState, player: int, command: Deploy) -> ev.Event:
         raise RuleViolation(rule, "no follower left in supply")
     if owner is not None and state.ext["figures"][figure][player] == 0:
         raise RuleViolation(rule, f"no {figure} left in supply (it is on the board)")
+    if command.x is not None and command.y is not None and (command.x, command.y) != placed.pos:
+        if (command.x, command.y, command.location) not in remote_deployments(state, figure):
+            raise RuleViolation(
+                rule, f"no {figure} may go on {command.location} of {(command.x, command.y)} now"
+            )
+        return ev.FollowerDeployed(
+            originator_id=state.id,
+            originator_version=state.version + 1,
+            player=player,
+            x=command.x,
+            y=command.y,
+            location=command.location,
+            figure=figure,
+        )
     if command.location not in legal_deployments(state, figure):
         names = [name for name, _, _ in placed.locations()]
         if command.location not in names:

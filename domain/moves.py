@@ -106,6 +106,8 @@ def legal_deployments(state: GameState, figure: str = "follower") -> list[str]:
     placed = state.placed
     if state.phase != Phase.ACTION or placed is None:
         return []
+    if any(part.blocks_deployment(state) for part in state.parts):
+        return []
     if figure != "follower":
         owner = figure_owner(state, figure)
         return [] if owner is None else owner.deployments(state, figure)
@@ -144,6 +146,13 @@ def own_follower_locations(state: GameState, figure: str, kinds: tuple[Kind, ...
     ]
 
 
+def remote_deployments(state: GameState, figure: str) -> list[tuple[int, int, str]]:
+    """Other tiles than the one just placed where a part lets this figure go now."""
+    if state.phase != Phase.ACTION or state.placed is None:
+        return []
+    return [spot for part in state.parts for spot in part.remote_deployments(state, figure)]
+
+
 def _part_figures(state: GameState) -> list[str]:
     return [figure for part in state.parts for figure in part.figures]
 
@@ -153,6 +162,7 @@ def action_open(state: GameState) -> bool:
     return bool(
         legal_deployments(state)
         or any(legal_deployments(state, figure) for figure in _part_figures(state))
+        or any(remote_deployments(state, figure) for figure in ("follower", *_part_figures(state)))
         or any(part.action_commands(state) for part in state.parts)
     )
 
@@ -180,6 +190,11 @@ def legal_commands(state: GameState) -> list[Command]:
         found: list[Command] = [Deploy(location=loc) for loc in legal_deployments(state)]
         for figure in _part_figures(state):
             found += [Deploy(location=loc, figure=figure) for loc in legal_deployments(state, figure)]
+        for figure in ("follower", *_part_figures(state)):
+            found += [
+                Deploy(location=loc, figure=figure, x=x, y=y)
+                for x, y, loc in remote_deployments(state, figure)
+            ]
         for part in state.parts:
             found += part.action_commands(state)
         return [*found, Pass()]

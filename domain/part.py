@@ -164,6 +164,14 @@ class Part:
         """The events of a placement this part makes legal (or refuses); None if not its business."""
         return None
 
+    def remote_deployments(self, state: GameState, figure: str) -> list[tuple[int, int, str]]:
+        """(x, y, location) on other tiles than the one just placed where this figure may go."""
+        return []
+
+    def blocks_deployment(self, state: GameState) -> bool:
+        """Whether no figure at all may go on the tile just placed."""
+        return False
+
     def deployments(self, state: GameState, figure: str) -> list[str]:
         """Locations on the tile just placed where one of this part's figures may go now."""
         return []

@@ -44,7 +44,7 @@ def _placement(e: ev.TilePlaced) -> tuple[int, Command]:
 
 
 def _deployment(e: ev.FollowerDeployed) -> tuple[int, Command]:
-    return e.player, Deploy(location=e.location, figure=e.figure)
+    return e.player, Deploy(location=e.location, figure=e.figure, x=e.x, y=e.y)
 
 
 def _pass(e: ev.Passed | ev.TileDiscarded) -> tuple[int, Command]:

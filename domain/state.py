@@ -228,9 +228,7 @@ def extended(state: GameState, sids: list[int]) -> None:
 
 
 def _deployed(state: GameState, e: ev.FollowerDeployed) -> None:
-    placed = state.placed
-    assert placed is not None
-    sid = placed.segment(e.location)
+    sid = state.board.at[(e.x, e.y)].segment(e.location)  # the tile just placed, or one a part allows
     deploy(state, e.player, sid, e.figure)
     state.phase = Phase.ACTION_DONE
 
@@ -413,6 +411,14 @@ def return_followers(state: GameState, feature: Feature, keep: frozenset[int] = 
     feature.figures = stays
     for part in state.parts:
         part.followers_left(state, feature)
+
+
+def to_supply(state: GameState, player: int, kind: str) -> None:
+    """One figure back into its owner's supply."""
+    if kind == "follower":
+        state.supply[player] += 1
+    else:
+        state.ext["figures"][kind][player] += 1
 
 
 def return_figures(

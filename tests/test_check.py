@@ -130,10 +130,10 @@ def test_supporting_an_expansion_is_one_entry_in_SUPPORTED(monkeypatch: pytest.M
 
 
 def test_an_unsupported_save_is_reported_and_refused_by_the_import(tmp_path: Path) -> None:
-    document = {**TWO_TURNS, "setup": {**TWO_TURNS["setup"], "elements": {"dragon": 1}}}
+    document = {**TWO_TURNS, "setup": {**TWO_TURNS["setup"], "elements": {"shepherd": 1}}}
     result = check_file(write(tmp_path, document))
-    assert (result.verdict, result.reason) == ("unsupported", "element dragon (not played yet)")
-    with pytest.raises(JczError, match=r"does not support: element dragon \(not played yet\)"):
+    assert (result.verdict, result.reason) == ("unsupported", "element shepherd")
+    with pytest.raises(JczError, match=r"does not support: element shepherd"):
         replay_jcz(decode(document), ["BA/RFr", "BA/C"])
 
 

@@ -21,6 +21,7 @@ from domain.expansions import (
     bridges,
     builders,
     castles,
+    dragon,
     fairy,
     goods,
     inns_cathedrals,
@@ -37,7 +38,8 @@ from domain.part import Part
 # Hooks run in this order. The ordering policy plans last, once every part has had its say.
 PARTS: Final[tuple[Part, ...]] = (
     bridges.PART,
-    tower.PART,  # a capture is decided before any castle (JCloisterZone's phase order)
+    tower.PART,  # a capture, then the dragon, are decided before any castle (JCloisterZone's order)
+    dragon.PART,
     castles.PART,
     bazaars.PART,
     builders.PART,
@@ -64,7 +66,7 @@ SETS: Final[dict[str, tuple[str, ...]]] = {
     "river": ("river",),
     "tower": ("tower",),
     "am": ("abbey", "mayor", "wagon", "barn"),
-    "pd": ("fairy",),  # the dragon, the princess and the portal are still to come
+    "pd": ("fairy", "dragon"),  # the princess and the portal are still to come
 }
 
 BY_NAME: Final = {part.name: part for part in PARTS}
@@ -121,6 +123,7 @@ GameEvent = (
     | abbey.AbbeyPlayed
     | wagon.WagonMoved
     | fairy.FairyMoved
+    | dragon.DragonMoved
 )
 """Every event a game can record: the file format and what the store keeps."""
 
@@ -142,6 +145,7 @@ AnyCommand = (
     | abbey.PlaceAbbey
     | wagon.MoveWagon
     | fairy.MoveFairy
+    | dragon.MoveDragon
 )
 """Every command a player can give."""
 

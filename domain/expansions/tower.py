@@ -14,7 +14,7 @@ from domain.events import Event
 from domain.geometry import Pos
 from domain.moves import Decision, legal_deployments
 from domain.part import Part, ext
-from domain.state import GameState, Phase, credit
+from domain.state import GameState, Phase, credit, to_supply
 
 NAME: Final = "tower"
 TAG: Final = "tower"  # tiles with a tower foundation
@@ -140,13 +140,6 @@ def _exchangeable(own: Towers, capturer: int, owner: int) -> list[str]:
     return sorted({figure for held, figure in own.prisoners[owner] if held == capturer})
 
 
-def _to_supply(state: GameState, player: int, figure: str) -> None:
-    if figure == "follower":
-        state.supply[player] += 1
-    else:
-        state.ext["figures"][figure][player] += 1
-
-
 class TowerPart(Part):
     name = NAME
     events = (TowerPiecePlaced, FollowerCaptured, PrisonersExchanged, TowerGuarded, RansomPaid)
@@ -258,12 +251,12 @@ class TowerPart(Part):
         elif isinstance(event, PrisonersExchanged):
             own.prisoners[event.player].remove((event.other, event.other_figure))
             own.prisoners[event.other].remove((event.player, event.figure))
-            _to_supply(state, event.other, event.other_figure)
-            _to_supply(state, event.player, event.figure)
+            to_supply(state, event.other, event.other_figure)
+            to_supply(state, event.player, event.figure)
         else:
             assert isinstance(event, RansomPaid)
             own.prisoners[event.jailer].remove((event.player, event.figure))
-            _to_supply(state, event.player, event.figure)
+            to_supply(state, event.player, event.figure)
             version = event.originator_version
             credit(state, event.player, -RANSOM, "ransom", "R-TOWER-7", (("ransom", RANSOM),), -1, version)
             credit(state, event.jailer, RANSOM, "ransom", "R-TOWER-7", (("ransom", RANSOM),), -1, version)
@@ -281,7 +274,7 @@ class TowerPart(Part):
             for part in state.parts:
                 part.followers_left(state, feature)
         if event.owner == event.player:  # one's own follower goes home (R-TOWER-5)
-            _to_supply(state, event.owner, event.figure)
+            to_supply(state, event.owner, event.figure)
         else:
             own.prisoners[event.player].append((event.owner, event.figure))
 
@@ -289,7 +282,7 @@ class TowerPart(Part):
         """Followers on towers and prisoners score nothing; those on towers go home (R-TOWER-9)."""
         own = towers(state)
         for player, figure in own.guards.values():
-            _to_supply(state, player, figure)
+            to_supply(state, player, figure)
         own.guards = {}
 
     def decide(self, state: GameState, player: int, command: Command, step: str) -> list[Event]:

@@ -1,0 +1,177 @@
+"""The dragon (Princess & Dragon, R-PD-2..4): it lands on each volcano placed and, when a dragon tile
+is placed, moves six steps, the players moving it in turn, eating the figures where it goes.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from domain import events as ev
+from domain.commands import Command
+from domain.errors import RuleViolation
+from domain.events import Event
+from domain.geometry import EDGE_OFFSETS, Pos
+from domain.moves import Decision
+from domain.part import Part, ext
+from domain.state import GameState, Phase, to_supply
+from domain.tiles import TILES
+
+NAME: Final = "dragon"
+VOLCANO: Final = "volcano"  # tile tags
+TRIGGER: Final = "dragon"
+STEPS: Final = 6  # R-PD-4
+# Figures the dragon leaves alone (R-PD-4): barns; followers in a castle stay too.
+_INEDIBLE: Final = frozenset({"barn"})
+
+
+class DragonMoved(Event, frozen=True, kw_only=True):
+    """One step of the dragon, onto the tile at (x, y), decided by `player` (R-PD-4)."""
+
+    player: int
+    x: int
+    y: int
+
+
+class MoveDragon(Command, frozen=True, kw_only=True):
+    x: int
+    y: int
+
+
+class Dragon:
+    __slots__ = ("at", "moving", "visited")
+
+    def __init__(self) -> None:
+        self.at: Pos | None = None  # where the dragon is, once a volcano lies on the board
+        self.moving = False  # a dragon tile was placed in this turn part
+        self.visited: list[Pos] = []  # the squares it left in this move
+
+
+def dragon(state: GameState) -> Dragon:
+    found: Dragon = ext(state, NAME)
+    return found
+
+
+def steps(state: GameState) -> list[Pos]:
+    """Where the dragon may step now: a placed tile beside it, not visited in this move, not the
+    fairy's (R-PD-4)."""
+    own = dragon(state)
+    if not own.moving or own.at is None or len(own.visited) >= STEPS:
+        return []
+    fairy = state.ext["fairy"].by if state.has("fairy") else None
+    fairy_at = fairy[:2] if fairy is not None else None
+    found = []
+    for dx, dy in EDGE_OFFSETS:
+        pos = (own.at[0] + dx, own.at[1] + dy)
+        if pos in state.board.at and pos not in own.visited and pos != fairy_at:
+            found.append(pos)
+    return sorted(found)
+
+
+def _eat(state: GameState, pos: Pos) -> None:
+    """Every figure deployed on the tile at `pos` goes home, but barns and castles' knights (R-PD-4)."""
+    board = state.board
+    graph = board.graph
+    castles = state.ext["castles"].roots if state.has("castles") else set()
+    placed = board.at[pos]
+    touched = []
+    for _, sid, _ in placed.locations():
+        feature = graph.feature(sid)
+        if feature.id in castles:
+            continue
+        eaten = [
+            f for f in feature.figures if graph.segment_tile[f[1]] == placed.index and f[2] not in _INEDIBLE
+        ]
+        if eaten:
+            feature.figures = [f for f in feature.figures if f not in eaten]
+            for player, _, kind in eaten:
+                to_supply(state, player, kind)
+            touched.append(feature)
+    for feature in touched:
+        for part in state.parts:
+            part.followers_left(state, feature)
+    if state.has("tower"):
+        guard = state.ext["tower"].guards.pop(pos, None)
+        if guard is not None:
+            to_supply(state, *guard)
+
+
+class DragonPart(Part):
+    name = NAME
+    events = (DragonMoved,)
+    commands = (MoveDragon,)
+    steps = {"dragon": "R-PD-4"}
+    step_names = {"dragon": "a step of the dragon"}
+    command_steps = {MoveDragon: (("dragon",), "R-PD-4")}
+    command_names = {MoveDragon: "move the dragon"}
+    rules_of = {DragonMoved: "R-PD-4"}
+    decisions = {DragonMoved: (lambda e: (e.player, MoveDragon(x=e.x, y=e.y)), "R-PD-4")}
+
+    def start(self, state: GameState, event: ev.GameStarted) -> None:
+        state.ext[NAME] = Dragon()
+
+    def arrange(self, pile: list[str]) -> None:
+        """A dragon tile drawn before any volcano goes back (R-PD-2): in a shuffled pile, the dragon
+        tiles ahead of the first volcano move to just after it."""
+        first = next((i for i, t in enumerate(pile) if VOLCANO in TILES[t].tags), None)
+        if first is None:
+            return
+        early = [t for t in pile[:first] if TRIGGER in TILES[t].tags]
+        rest = [t for t in pile[:first] if TRIGGER not in TILES[t].tags]
+        pile[: first + 1] = [*rest, pile[first], *early]
+
+    def begin_part(self, state: GameState) -> None:
+        own = dragon(state)
+        own.moving = False
+        own.visited = []
+
+    def tile_placed(self, state: GameState, placed: object) -> None:
+        tile = state.placed
+        assert tile is not None
+        own = dragon(state)
+        if VOLCANO in tile.tile.tags:
+            own.at = tile.pos  # R-PD-3
+        elif TRIGGER in tile.tile.tags and own.at is not None:
+            own.moving = True
+
+    def blocks_deployment(self, state: GameState) -> bool:
+        """No figure goes on the dragon's tile (R-PD-3)."""
+        placed = state.placed
+        return placed is not None and dragon(state).at == placed.pos
+
+    def pending(self, state: GameState) -> Decision | None:
+        if state.phase != Phase.ACTION_DONE or not steps(state):
+            return None
+        mover = (state.current + len(dragon(state).visited)) % len(state.players)
+        return Decision("dragon", mover)
+
+    def command_options(self, state: GameState, step: str) -> list[Command]:
+        return [MoveDragon(x=x, y=y) for x, y in steps(state)]
+
+    def decide(self, state: GameState, player: int, command: Command, step: str) -> list[Event]:
+        assert isinstance(command, MoveDragon)
+        if (command.x, command.y) not in steps(state):
+            raise RuleViolation(
+                "R-PD-4",
+                f"the dragon cannot step to {(command.x, command.y)}: it goes to a placed tile beside it, "
+                "not back where it was in this move, nor onto the fairy",
+            )
+        return [
+            DragonMoved(
+                originator_id=state.id,
+                originator_version=state.version + 1,
+                player=player,
+                x=command.x,
+                y=command.y,
+            )
+        ]
+
+    def apply(self, state: GameState, event: Event) -> None:
+        assert isinstance(event, DragonMoved)
+        own = dragon(state)
+        assert own.at is not None
+        own.visited.append(own.at)
+        own.at = (event.x, event.y)
+        _eat(state, own.at)
+
+
+PART = DragonPart()
