@@ -106,11 +106,14 @@ def legal_deployments(state: GameState, figure: str = "follower") -> list[str]:
     placed = state.placed
     if state.phase != Phase.ACTION or placed is None:
         return []
-    if any(part.blocks_deployment(state) for part in state.parts):
+    owner = None if figure == "follower" else figure_owner(state, figure)
+    if figure != "follower" and owner is None:
         return []
-    if figure != "follower":
-        owner = figure_owner(state, figure)
-        return [] if owner is None else owner.deployments(state, figure)
+    unblockable = owner is not None and owner.unblockable
+    if not unblockable and any(part.blocks_deployment(state) for part in state.parts):
+        return []
+    if owner is not None:
+        return owner.deployments(state, figure)
     if state.supply[state.current] == 0:
         return []
     return unoccupied_locations(state)

@@ -52,6 +52,7 @@ class Part:
     events: ClassVar[tuple[type[Event], ...]] = ()
     commands: ClassVar[tuple[type[Command], ...]] = ()
     figures: ClassVar[dict[str, FigureKind]] = {}
+    unblockable: ClassVar[bool] = False  # its figures go where another part blocks deployments
     items: ClassVar[tuple[str, ...]] = ()  # agenda items this part turns into events
     steps: ClassVar[dict[str, str]] = {}  # decision steps it asks for -> the rule behind each
     pass_steps: ClassVar[dict[str, str]] = {}  # decision step -> the `Passed.step` recorded

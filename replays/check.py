@@ -219,9 +219,15 @@ class _Checker(ReplayVisitor):
     def committed(self, index: int, state: GameState) -> None:
         if self.oracle is None:
             return
+        # Our engine may already have begun the next turn part (its tile drawn, the fairy's point
+        # for it given): what that part scored belongs to JCloisterZone's next part.
+        begun = state.phase in (Phase.PLACE, Phase.DISCARDED)
+        done = state.part_count - 1 if begun else state.part_count
+        fresh = state.awards[self.awards_seen :]
+        taken = next((i for i, a in enumerate(fresh) if a.part > done), len(fresh))
+        self.awards_seen += taken
         # Bazaar payments move points but JCZ lists them with the auction, not as scores (JCZ-2).
-        awards = [a for a in state.awards[self.awards_seen :] if a.category != "bazaar"]
-        self.awards_seen = len(state.awards)
+        awards = [a for a in fresh[:taken] if a.category != "bazaar"]
         ours = Counter(_award_key(a) for a in awards if not a.final)
         if self.part >= len(self.parts):
             raise _Differs(

@@ -33,7 +33,9 @@ from domain.expansions.barn import corner_field as barn_corner_field
 from domain.expansions.bazaars import Bid, Buy, ChooseBazaarTile, Sell
 from domain.expansions.bridges import PlaceBridge
 from domain.expansions.castles import ChooseCastle, ChooseCastleTarget, target_pending
+from domain.expansions.dragon import MoveDragon
 from domain.expansions.fairy import MoveFairy
+from domain.expansions.portal_princess import RemoveKnight
 from domain.expansions.tower import ON_TOWER, CaptureFollower, GuardTower, PlaceTowerPiece
 from domain.expansions.wagon import MoveWagon
 from domain.geometry import EDGE_BY_NAME, EDGE_NAMES, HALF_BY_NAME, HALF_NAMES
@@ -455,8 +457,10 @@ def replay_jcz(
                 hooks.committed(index, state)
             placed = placed and message.type != "COMMIT"
             continue
-        if isinstance(command, PlaceTile | PlaceAbbey):
-            hooks.placement(index, state)
+        if isinstance(command, PlaceTile | PlaceAbbey) or (
+            isinstance(command, Pass) and _step(state) == "abbey"
+        ):
+            hooks.placement(index, state)  # JCloisterZone lists an abbey declined as a placement decision
         try:
             decision = expected_step(state)
             game.execute(state.current if decision is None else decision.player, command)
@@ -555,7 +559,8 @@ def _command(index: int, message: JczMessage, state: GameState) -> Command | Non
                 return MoveWagon(x=x, y=y, location=location_name(pointer))
             if ours == "barn":
                 return Deploy(location=_barn_field(state, pointer), figure=ours)
-            return Deploy(location=location_name(pointer), figure=ours)
+            x, y = pointer.position
+            return Deploy(location=location_name(pointer), figure=ours, x=x, y=y)
         except (KeyError, msgspec.ValidationError) as e:
             raise JczError(f"message {index}: unreadable pointer {payload.get('pointer')!r}") from e
     if kind == "PASS":
@@ -570,13 +575,24 @@ def _command(index: int, message: JczMessage, state: GameState) -> Command | Non
         if decision is not None and decision.step == "choose":
             return ChooseBazaarTile(index=int(payload["supplyIndex"]), bid=price)
         return Bid(amount=price)
+    if kind == "MOVE_NEUTRAL_FIGURE" and str(payload.get("figureId", "")).startswith("dragon"):
+        x, y = payload["to"]
+        return MoveDragon(x=x, y=y)
+    if kind == "RETURN_MEEPLE":
+        returned = payload["pointer"]
+        pointer = msgspec.convert(returned["featurePointer"], JczPointer)
+        meeple = str(returned["meepleId"])
+        x, y = pointer.position
+        owner = int(meeple.split(".")[0])
+        return RemoveKnight(
+            x=x, y=y, location=location_name(pointer), owner=owner, figure=_figure(index, meeple)
+        )
     if kind == "MOVE_NEUTRAL_FIGURE" and str(payload.get("figureId", "")).startswith("fairy"):
         target = payload["to"]
         pointer = msgspec.convert(target["featurePointer"], JczPointer)
         x, y = pointer.position
-        return MoveFairy(
-            x=x, y=y, location=location_name(pointer), figure=_figure(index, str(target["meepleId"]))
-        )
+        where = ON_TOWER if pointer.feature == "Tower" else location_name(pointer)
+        return MoveFairy(x=x, y=y, location=where, figure=_figure(index, str(target["meepleId"])))
     if kind == "CAPTURE_FOLLOWER":
         captured = payload["pointer"]
         pointer = msgspec.convert(captured["featurePointer"], JczPointer)

@@ -28,6 +28,7 @@ from domain.expansions import (
     mayor,
     orderings,
     pigs,
+    portal_princess,
     river,
     tower,
     wagon,
@@ -40,6 +41,8 @@ PARTS: Final[tuple[Part, ...]] = (
     bridges.PART,
     tower.PART,  # a capture, then the dragon, are decided before any castle (JCloisterZone's order)
     dragon.PART,
+    portal_princess.PORTAL_PART,
+    portal_princess.PRINCESS_PART,
     castles.PART,
     bazaars.PART,
     builders.PART,
@@ -66,7 +69,7 @@ SETS: Final[dict[str, tuple[str, ...]]] = {
     "river": ("river",),
     "tower": ("tower",),
     "am": ("abbey", "mayor", "wagon", "barn"),
-    "pd": ("fairy", "dragon"),  # the princess and the portal are still to come
+    "pd": ("fairy", "dragon", "portal", "princess"),
 }
 
 BY_NAME: Final = {part.name: part for part in PARTS}
@@ -124,6 +127,7 @@ GameEvent = (
     | wagon.WagonMoved
     | fairy.FairyMoved
     | dragon.DragonMoved
+    | portal_princess.KnightRemoved
 )
 """Every event a game can record: the file format and what the store keeps."""
 
@@ -146,6 +150,7 @@ AnyCommand = (
     | wagon.MoveWagon
     | fairy.MoveFairy
     | dragon.MoveDragon
+    | portal_princess.RemoveKnight
 )
 """Every command a player can give."""
 

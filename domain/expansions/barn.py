@@ -64,6 +64,7 @@ def _send_home(state: GameState, field: Feature) -> None:
 class BarnPart(Part):
     name = NAME
     figures = {FIGURE: FigureKind(follower=False, strength=0, rule="R-AM-6", occupies=True)}
+    unblockable = True  # JCloisterZone lets a barn go even on the dragon's tile
 
     def start(self, state: GameState, event: ev.GameStarted) -> None:
         state.ext[NAME] = None

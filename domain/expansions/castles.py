@@ -145,7 +145,8 @@ def offer(state: GameState) -> tuple[int, int] | None:
         if castle_base(board, feature, state.rules.castle_ends, own.roots) is None:
             continue
         decided = own.choices.get(feature.id, set())
-        owners = majority(feature)
+        # A knight of no strength (a mayor without pennants) still decides (seed 004's reading).
+        owners = majority(feature) or sorted({p for p, _, _ in feature.followers()})
         for k in range(n):
             player = (state.current + k) % n
             if player in owners and player not in decided and own.left[player] > 0:
@@ -289,10 +290,14 @@ class CastlesPart(Part):
             if castle.scored:  # a castle scores once (R-CASTLE-7)
                 continue
             feature = state.board.graph.feature(castle.feature)
-            for player in owners_of(state, castle):
+            owners = majority(feature)
+            for player in owners:
                 credit(
                     state, player, value, "castle", "R-CASTLE-6", (("feature", value),), feature.id, version
                 )
+            if not owners:  # knights of no strength: nothing, and they are told so (R-AM-4)
+                for player in owners_of(state, castle):
+                    credit(state, player, 0, "castle.empty", "R-CASTLE-6", (), feature.id, version)
             return_followers(state, feature)
             castle.scored = True
             for other in own.all:

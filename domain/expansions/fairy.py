@@ -11,6 +11,7 @@ from domain import events as ev
 from domain.commands import Command
 from domain.errors import RuleViolation
 from domain.events import Event
+from domain.expansions.abbey import FINAL
 from domain.features import Feature
 from domain.part import Part, ext
 from domain.state import GameState, Phase, credit, segment_location
@@ -52,12 +53,17 @@ def fairy(state: GameState) -> Fairy:
 
 
 def _followers(state: GameState, player: int) -> list[Spot]:
+    """The player's followers on the board, on towers too."""
     board = state.board
     found = []
     for feature in board.graph.roots():
         for owner, sid, figure in feature.followers():
             if owner == player:
                 found.append((*segment_location(board, sid), owner, figure))
+    if state.has("tower"):
+        for (x, y), (owner, figure) in state.ext["tower"].guards.items():
+            if owner == player:
+                found.append((x, y, "tower", owner, figure))
     return sorted(found)
 
 
@@ -78,10 +84,14 @@ class FairyPart(Part):
     def start(self, state: GameState, event: ev.GameStarted) -> None:
         state.ext[NAME] = Fairy()
 
-    def begin_turn(self, state: GameState) -> None:
-        """Its follower's owner scores 1 as their turn starts (R-PD-5)."""
+    def begin_part(self, state: GameState) -> None:
+        """Its follower's owner scores 1 as a turn of theirs starts (R-PD-5): a part that begins a
+        run of parts, a bazaar tile's included, but no abbey placed after the last tile."""
         by = fairy(state).by
-        if by is not None and by[3] == state.turn_player:
+        if by is not None and by not in _followers(state, by[3]):
+            fairy(state).by = by = None  # its follower left the board
+        first = state.sitting == state.part_count and state.part != FINAL
+        if first and by is not None and by[3] == state.current:
             credit(state, by[3], 1, TURN, "R-PD-5", (("fairy", 1),), -1, state.version)
 
     def action_commands(self, state: GameState) -> list[Command]:

@@ -1,0 +1,171 @@
+"""The magic portal and the princess (Princess & Dragon, R-PD-6, R-PD-7): a tile with a portal lets
+its player deploy a follower on any unfinished, unoccupied feature of the board; a tile with a
+princess lets its player send a knight of the city it joins home instead of deploying.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from domain import events as ev
+from domain.commands import Command
+from domain.errors import RuleViolation
+from domain.events import Event
+from domain.features import FOLLOWER_STRENGTH, Feature
+from domain.part import Part
+from domain.state import GameState, Phase, segment_location, to_supply
+from domain.tiles import Kind
+
+PORTAL: Final = "portal"  # tile tag
+PRINCESS: Final = "princess"  # city flag
+# Where each kind of follower may go through a portal (the large follower and plain ones anywhere).
+_KINDS: Final = {
+    "mayor": (Kind.CITY,),
+    "wagon": (Kind.ROAD, Kind.CITY, Kind.CLOISTER),
+}
+
+
+def _open(state: GameState, feature: Feature) -> bool:
+    if feature.kind == Kind.CLOISTER:
+        pos = state.board.tiles[next(iter(feature.tiles))].pos
+        return state.board.cloister_ring.get(pos) != 8
+    return feature.kind == Kind.FIELD or feature.open > 0
+
+
+class PortalPart(Part):
+    name = "portal"
+
+    def start(self, state: GameState, event: ev.GameStarted) -> None:
+        state.ext[self.name] = None
+
+    def remote_deployments(self, state: GameState, figure: str) -> list[tuple[int, int, str]]:
+        """Through a portal: any unfinished, unoccupied feature on another tile, the dragon's
+        aside (R-PD-7)."""
+        placed = state.placed
+        if placed is None or PORTAL not in placed.tile.tags or figure not in FOLLOWER_STRENGTH:
+            return []
+        if (state.supply if figure == "follower" else state.ext["figures"][figure])[state.current] == 0:
+            return []
+        kinds = _KINDS.get(figure, (Kind.ROAD, Kind.CITY, Kind.CLOISTER, Kind.FIELD))
+        if not state.rules.farmers:
+            kinds = tuple(k for k in kinds if k != Kind.FIELD)
+        dragon = state.ext["dragon"].at if state.has("dragon") else None
+        castles = state.ext["castles"].roots if state.has("castles") else set()
+        graph = state.board.graph
+        found = []
+        for tile in state.board.tiles:
+            if tile is placed or tile.pos == dragon:
+                continue
+            for name, sid, kind in tile.locations():
+                feature = graph.feature(sid)
+                if (
+                    kind in kinds
+                    and feature.id not in castles
+                    and not feature.occupied()
+                    and _open(state, feature)
+                ):
+                    found.append((tile.pos[0], tile.pos[1], name))
+        return found
+
+
+class KnightRemoved(Event, frozen=True, kw_only=True):
+    """The princess sends `owner`'s knight at `location` of the tile at (x, y) home (R-PD-6)."""
+
+    player: int
+    x: int
+    y: int
+    location: str
+    owner: int
+    figure: str
+
+
+class RemoveKnight(Command, frozen=True, kw_only=True):
+    x: int
+    y: int
+    location: str
+    owner: int
+    figure: str = "follower"
+
+
+def _knights(state: GameState) -> list[tuple[int, int, str, int, str]]:
+    """Knights of the cities the princess of the tile just placed belongs to."""
+    placed = state.placed
+    if placed is None:
+        return []
+    graph = state.board.graph
+    found = []
+    for index, seg in enumerate(placed.tile.segments):
+        if seg.kind == Kind.CITY and PRINCESS in seg.flags:
+            for owner, sid, figure in graph.feature(placed.base + index).followers():
+                found.append((*segment_location(state.board, sid), owner, figure))
+    return sorted(set(found))
+
+
+class PrincessPart(Part):
+    name = "princess"
+    events = (KnightRemoved,)
+    commands = (RemoveKnight,)
+    command_steps = {RemoveKnight: (("action",), "R-PD-6")}
+    command_names = {RemoveKnight: "send a knight home"}
+    rules_of = {KnightRemoved: "R-PD-6"}
+    decisions = {
+        KnightRemoved: (
+            lambda e: (
+                e.player,
+                RemoveKnight(x=e.x, y=e.y, location=e.location, owner=e.owner, figure=e.figure),
+            ),
+            "R-PD-6",
+        )
+    }
+
+    def start(self, state: GameState, event: ev.GameStarted) -> None:
+        state.ext[self.name] = None
+
+    def action_commands(self, state: GameState) -> list[Command]:
+        if state.phase != Phase.ACTION:
+            return []
+        return [
+            RemoveKnight(x=x, y=y, location=location, owner=owner, figure=figure)
+            for x, y, location, owner, figure in _knights(state)
+        ]
+
+    def decide(self, state: GameState, player: int, command: Command, step: str) -> list[Event]:
+        assert isinstance(command, RemoveKnight)
+        wanted = (command.x, command.y, command.location, command.owner, command.figure)
+        if wanted not in _knights(state):
+            raise RuleViolation(
+                "R-PD-6", "the princess sends home a knight of the city she joins, and no other"
+            )
+        return [
+            KnightRemoved(
+                originator_id=state.id,
+                originator_version=state.version + 1,
+                player=player,
+                x=command.x,
+                y=command.y,
+                location=command.location,
+                owner=command.owner,
+                figure=command.figure,
+            )
+        ]
+
+    def apply(self, state: GameState, event: Event) -> None:
+        assert isinstance(event, KnightRemoved)
+        board = state.board
+        feature = board.graph.feature(board.at[(event.x, event.y)].segment(event.location))
+        figure = next(
+            f
+            for f in feature.figures
+            if f[0] == event.owner
+            and f[2] == event.figure
+            and segment_location(board, f[1])[:2] == (event.x, event.y)
+        )
+        feature.figures.remove(figure)
+        to_supply(state, event.owner, event.figure)
+        for part in state.parts:
+            part.followers_left(state, feature)
+        state.phase = Phase.ACTION_DONE
+
+
+PORTAL_PART = PortalPart()
+PRINCESS_PART = PrincessPart()
