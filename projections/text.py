@@ -5,7 +5,8 @@ wall, ``K`` a castle's city), the centre a cloister (``o``), a bridge (``H`` nor
 east-west) or a tower (its height, ``T`` once a follower closed it). A figure shows on its
 segment (the first edge of a city or road, a corner for a field, the centre for a cloister or a
 bridge): a follower as its owner's seat number (1-based), a large follower as ``U``…``Z``, a
-builder as a lower-case letter (``a`` for seat 1), a pig as an upper-case one (``A`` for seat 1).
+mayor as ``G``…``L``, a wagon as ``g``…``l``, a barn as ``M``…``R``, a builder as a lower-case
+letter (``a`` for seat 1), a pig as an upper-case one (``A`` for seat 1). ``D`` is the dragon.
 """
 
 from __future__ import annotations
@@ -25,7 +26,14 @@ _HALF_CELLS = ((0, 0), (0, 2), (0, 2), (2, 2), (2, 2), (2, 0), (2, 0), (0, 0))
 _ROAD_CHARS = ("|", "-", "|", "-")
 _KIND_CHARS = {0: "*", 1: "#", 3: ".", 4: "~"}
 _FOLLOWER = "123456"
-_GLYPHS = {"builder": "abcdef", "pig": "ABCDEF", "big": "UVWXYZ"}
+_GLYPHS = {
+    "builder": "abcdef",
+    "pig": "ABCDEF",
+    "big": "UVWXYZ",
+    "mayor": "GHIJKL",
+    "wagon": "ghijkl",
+    "barn": "MNOPQR",
+}
 _LAYER = {"pig": 0, "builder": 1}  # drawn first, so a follower on the same segment shows over them
 
 
@@ -78,6 +86,8 @@ def render_board(state: GameState) -> str:
     if state.has(tw.NAME):
         towers = tw.towers(state)
         centres = {pos: "T" if pos in towers.guards else str(min(h, 9)) for pos, h in towers.heights.items()}
+    if state.has("dragon") and state.ext["dragon"].at is not None:
+        centres[state.ext["dragon"].at] = "D"
     for feature in board.graph.roots():
         for player, sid, figure in sorted(feature.figures, key=lambda f: _LAYER.get(f[2], 2)):
             marks[sid] = _GLYPHS.get(figure, _FOLLOWER)[player]

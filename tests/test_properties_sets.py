@@ -1,6 +1,6 @@
 """Property tests over random bot games with every set the engine plays together: the base game,
-Bridges Castles & Bazaars, Traders & Builders, Inns & Cathedrals, The River, The Tower and what
-Abbey & Mayor.
+Bridges Castles & Bazaars, Traders & Builders, Inns & Cathedrals, The River, The Tower, Abbey &
+Mayor and Princess & Dragon.
 
 Each example is a whole seeded game, its events stepped through: every figure is somewhere
 (supply, board, a tower's top or a prison), a replay of the log equals the live game, and the
@@ -25,7 +25,7 @@ from domain.state import GameState
 from projections.board import board_view
 from replays import records
 
-ALL_SETS = ("base", "bcb", "tb", "ic", "river", "tower", "am")  # am: abbey, mayor, wagon
+ALL_SETS = ("base", "bcb", "tb", "ic", "river", "tower", "am", "pd")
 
 seeds = st.integers(min_value=0, max_value=2**32 - 1)
 player_counts = st.integers(min_value=2, max_value=6)
@@ -39,7 +39,8 @@ def bot_game(players: int, seed: int, order: Order = "hig") -> Game:
 
 
 def followers_everywhere(state: GameState, player: int, kind: str) -> int:
-    """Followers of one kind a player has: in supply, on the board, on towers, in prison."""
+    """Followers of one kind a player has: in supply, on the board, on towers, in prison (the dragon's
+victims go home)."""
     supply = state.supply[player] if kind == "follower" else state.ext["figures"][kind][player]
     on_board = sum(1 for f in state.board.graph.roots() for p, _, k in f.figures if p == player and k == kind)
     towers = tw.towers(state)

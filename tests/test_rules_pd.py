@@ -10,8 +10,10 @@ import pytest
 from domain.aggregate import Game
 from domain.commands import Deploy, Pass, PlaceTile
 from domain.errors import RuleViolation
+from domain.expansions import dragon as dg
 from domain.expansions import fairy as fy
-from domain.moves import legal_commands
+from domain.expansions import portal_princess as pp
+from domain.moves import Decision, expected_step, legal_commands
 from domain.replay import replay
 
 ANN, BOB = 0, 1
@@ -51,4 +53,92 @@ def test_R_PD_5_one_point_as_the_owners_turn_starts_three_when_the_feature_score
     scored = [(a.player, a.points, a.category) for a in game.state.awards]
     assert scored == [(ANN, 1, "fairy.turn"), (ANN, 4, "road"), (ANN, 3, "fairy.completed")]
     assert fy.fairy(game.state).by is None  # the thief went home; the fairy stands by nobody
+    replay(game.pending)
+
+
+# ----------------------------------------------------------------- the set, the dragon
+
+
+def test_R_PD_1_thirty_tiles_volcanoes_dragons_portals_princesses() -> None:
+    from domain.tiles import TILES
+
+    pd = [t for t in TILES.values() if t.expansion == "pd"]
+    assert sum(t.count for t in pd) == 30
+    assert sum(t.count for t in pd if "volcano" in t.tags) == 6
+    assert sum(t.count for t in pd if "dragon" in t.tags) == 12
+    assert sum(t.count for t in pd if "portal" in t.tags) == 6
+    assert sum(t.count for t in pd if any("princess" in s.flags for s in t.segments)) == 6
+
+
+def test_R_PD_2_no_dragon_tile_is_drawn_before_a_volcano() -> None:
+    import random
+
+    from domain.bots import shuffled_pile
+    from domain.tiles import TILES
+
+    for seed in range(10):
+        pile = shuffled_pile(("base", "pd"), random.Random(seed))
+        first_volcano = next(i for i, t in enumerate(pile) if "volcano" in TILES[t].tags)
+        assert not any("dragon" in TILES[t].tags for t in pile[:first_volcano])
+
+
+def _dragon_game() -> Game:
+    """Ann's volcano below the start tile; Bob's thief east of it; Ann's dragon tile west of it."""
+    game = Game.start(("Ann", "Bob"), ["DG/F.v", "BA/RFr", "DG/RFr.d", "BA/L"], expansions=("base", "pd"))
+    game.execute(ANN, PlaceTile(x=0, y=1, rotation=0))
+    return game
+
+
+def test_R_PD_3_the_dragon_lands_on_a_volcano_and_nobody_deploys_there() -> None:
+    game = _dragon_game()
+    assert dg.dragon(game.state).at == (0, 1)
+    assert game.state.current == BOB  # nothing could be deployed on the volcano: Ann's turn ended
+
+
+def test_R_PD_4_the_dragon_steps_six_times_moved_in_turn_eating_what_it_finds() -> None:
+    game = _dragon_game()
+    game.execute(BOB, PlaceTile(x=1, y=0, rotation=0))
+    game.execute(BOB, Deploy(location="E+W"))
+    game.execute(ANN, PlaceTile(x=-1, y=0, rotation=0))
+    game.execute(ANN, Pass())
+    assert expected_step(game.state) == Decision("dragon", ANN)
+    assert legal_commands(game.state) == [dg.MoveDragon(x=0, y=0)]  # the only tile beside the volcano
+    game.execute(ANN, dg.MoveDragon(x=0, y=0))
+    assert expected_step(game.state) == Decision("dragon", BOB)  # the next step is Bob's
+    with pytest.raises(RuleViolation) as refused:
+        game.execute(BOB, dg.MoveDragon(x=0, y=1))  # back where it was in this move
+    assert refused.value.rule == "R-PD-4"
+    game.execute(BOB, dg.MoveDragon(x=1, y=0))  # onto his own thief: eaten
+    assert game.state.supply == [7, 7]
+    assert game.state.current == BOB  # stuck after two steps: the move ends, Bob's turn comes
+    replay(game.pending)
+
+
+# ----------------------------------------------------------------- the princess, the portal
+
+
+def test_R_PD_6_the_princess_sends_a_knight_of_her_city_home() -> None:
+    game = Game.start(("Ann", "Bob"), ["BA/Cc+", "DG/Cc.p", "BA/L"], expansions=("base", "pd"))
+    game.execute(ANN, PlaceTile(x=0, y=-1, rotation=180))
+    game.execute(ANN, Deploy(location="E+S"))
+    game.execute(BOB, PlaceTile(x=1, y=-1, rotation=0))
+    knight = pp.RemoveKnight(x=0, y=-1, location="E+S", owner=ANN)
+    assert knight in legal_commands(game.state)
+    game.execute(BOB, knight)
+    assert game.state.supply == [7, 7] and game.state.current == ANN
+    replay(game.pending)
+
+
+def test_R_PD_7_a_portal_lets_its_player_deploy_on_any_open_feature() -> None:
+    game = Game.start(("Ann", "Bob"), ["BA/RFr", "DG/RrRr.g", "BA/L"], expansions=("base", "pd"))
+    game.execute(ANN, PlaceTile(x=1, y=0, rotation=0))
+    game.execute(ANN, Pass())
+    game.execute(BOB, PlaceTile(x=2, y=0, rotation=0))
+    remote = Deploy(location="E+W", x=1, y=0)
+    assert remote in legal_commands(game.state)
+    game.execute(BOB, remote)
+    road = game.state.board.graph.feature(game.state.board.at[(1, 0)].segment("E+W"))
+    assert [(p, k) for p, _, k in road.figures] == [(BOB, "follower")]
+    with pytest.raises(RuleViolation):  # no portal on Ann's tile: only the tile just placed
+        game.execute(ANN, Deploy(location="E+W", x=1, y=0))
     replay(game.pending)
