@@ -55,7 +55,7 @@ def time_move_generation(players: int, games: int, expansions: tuple[str, ...]) 
 
 
 # The sets compared by --compare, each with the base game, then all of them together.
-SETS = ("bcb", "tb", "ic", "river", "tower", "am")
+SETS = ("bcb", "tb", "ic", "river", "tower", "am", "pd")
 
 
 def compare(games: int) -> None:

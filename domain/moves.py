@@ -103,6 +103,11 @@ def figure_owner(state: GameState, figure: str) -> Part | None:
 def legal_deployments(state: GameState, figure: str = "follower") -> list[str]:
     """Locations on the tile just placed (its extra segments included) for a figure (R-BASE-4,
     or the rule of the part that brings the figure)."""
+    found: list[str] = state.memoized(f"deploy {figure}", lambda: _legal_deployments(state, figure))
+    return found
+
+
+def _legal_deployments(state: GameState, figure: str) -> list[str]:
     placed = state.placed
     if state.phase != Phase.ACTION or placed is None:
         return []
@@ -153,7 +158,11 @@ def remote_deployments(state: GameState, figure: str) -> list[tuple[int, int, st
     """Other tiles than the one just placed where a part lets this figure go now."""
     if state.phase != Phase.ACTION or state.placed is None:
         return []
-    return [spot for part in state.parts for spot in part.remote_deployments(state, figure)]
+    found: list[tuple[int, int, str]] = state.memoized(
+        f"remote {figure}",
+        lambda: [spot for part in state.parts for spot in part.remote_deployments(state, figure)],
+    )
+    return found
 
 
 def _part_figures(state: GameState) -> list[str]:

@@ -67,6 +67,19 @@ def _followers(state: GameState, player: int) -> list[Spot]:
     return sorted(found)
 
 
+def _still_there(state: GameState, by: Spot) -> bool:
+    """The follower the fairy stands by is still where it was."""
+    x, y, location, player, figure = by
+    if location == "tower":
+        return state.has("tower") and state.ext["tower"].guards.get((x, y)) == (player, figure)
+    placed = state.board.at[(x, y)]
+    feature = state.board.graph.feature(placed.segment(location))
+    return any(
+        p == player and k == figure and state.board.graph.segment_tile[sid] == placed.index
+        for p, sid, k in feature.figures
+    )
+
+
 class FairyPart(Part):
     name = NAME
     events = (FairyMoved,)
@@ -88,7 +101,7 @@ class FairyPart(Part):
         """Its follower's owner scores 1 as a turn of theirs starts (R-PD-5): a part that begins a
         run of parts, a bazaar tile's included, but no abbey placed after the last tile."""
         by = fairy(state).by
-        if by is not None and by not in _followers(state, by[3]):
+        if by is not None and not _still_there(state, by):
             fairy(state).by = by = None  # its follower left the board
         first = state.sitting == state.part_count and state.part != FINAL
         if first and by is not None and by[3] == state.current:
