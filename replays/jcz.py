@@ -323,6 +323,8 @@ def unsupported(save: JczSave) -> str | None:
             unknown.append(f"set {set_name(key)}")
         elif copies > 0 and code is not None:
             needs.setdefault(code, []).append(f"{set_name(key)} tiles")
+            if key.partition(":")[2] not in ("", "1"):  # the catalogue holds first editions only
+                unknown.append(f"set {key} (a later edition)")
     for element, value in setup.elements.items():
         if not value:  # 0 figures, or switched off: not in play
             continue

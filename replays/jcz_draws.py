@@ -14,7 +14,10 @@ When a turn needs a tile is read from the log itself: a PLACE_TILE naming anothe
 the one drawn means the drawn one fitted nowhere and was discarded (our engine's replay then
 checks that it indeed fits nowhere); the same player placing again right after a COMMIT is a
 builder's second part; an auction follows when a bazaar tile was placed while no bazaar supply
-existed. Who receives which bazaar tile is followed through the auction messages.
+existed. Who receives which bazaar tile is followed through the auction messages. A turn part
+ends only after its wagon phase (returned wagons moved, each with a COMMIT of its own, or left
+with a PASS): JCloisterZone plays it before a builder's second part and before a bazaar supply.
+An abbey placed stands for the turn's tile: nothing is drawn for it.
 """
 
 from __future__ import annotations
@@ -64,6 +67,11 @@ def _group(tile_id: str, dragons_wait: bool) -> str:
     if any(seg.name == "river" for seg in tile.segments):
         return "river"
     return "default"
+
+
+# JCloisterZone's river.xml limits the spring and the lake to one copy (`max="1"`), however many
+# copies of the river set are in play.
+_ONE_PER_GAME: Final = frozenset({"spring", "lake"})
 
 
 class JczPack:
@@ -143,6 +151,9 @@ def _pack(save: JczSave) -> JczPack:
         for t in TILES.values():
             if t.expansion == code:
                 counts[t.id] += copies * t.count
+    for tile_id in counts:
+        if TILES[tile_id].tags & _ONE_PER_GAME:
+            counts[tile_id] = min(counts[tile_id], 1)
     for start in save.setup.start:
         counts[start.tile] -= 1
     return JczPack(list(counts.elements()), dragons_wait=bool(save.setup.elements.get("dragon")))
@@ -290,6 +301,8 @@ class DrawWalk:
         self.owed: DrawKind | None = None
         self.owed_after = -1
         self.placed_since_commit = False
+        # A turn part committed whose end is not settled yet: returned wagons move (or pass) first.
+        self.part_ended = False
         self.wagons = bool(save.setup.elements.get("wagon"))
         self.builders = (
             bool(save.setup.elements.get("builder")) or not save.setup.elements
@@ -306,6 +319,7 @@ class DrawWalk:
 
     def plan(self) -> DrawPlan:
         """After `run`: the draws made, then the rest of the pack in the generator's order."""
+        self._end_part(len(self.messages) - 1)
         self._draw_owed(self.owed_after)  # the log ends where JCloisterZone had drawn the next tile
         draws = list(self.drawer.draws)
         return DrawPlan(draws, [d.tile for d in draws] + self.drawer.rest())
@@ -340,7 +354,9 @@ class DrawWalk:
 
     def message(self, index: int, message: JczMessage) -> None:
         kind = message.type
-        if kind == "PLACE_TILE":
+        if self.part_ended and kind != "COMMIT":  # a returned wagon moved or left where it is
+            self._end_part(index)
+        elif kind == "PLACE_TILE":
             self.placed(index, message.payload.get("tileId"))
         elif kind == "PASS" and self.auction is not None:
             self.auction.pass_(self._sender(index, message))
@@ -399,10 +415,32 @@ class DrawWalk:
             self.pending_bazaar = True
 
     def committed(self, index: int) -> None:
-        if not self.placed_since_commit:  # the COMMIT of an abbey declined or a wagon moved
-            return
-        self.placed_since_commit = False
+        if self.placed_since_commit:  # else the COMMIT of an abbey declined or a wagon moved
+            self.placed_since_commit = False
+            self.part_ended = True
+        self._end_part(index)
+
+    def _in_wagon_phase(self, index: int) -> bool:
+        """Whether message `index`, after a turn part's COMMIT, belongs to JCloisterZone's wagon
+        phase: a wagon moved (with its own COMMIT) or a PASS leaving it, which no COMMIT follows."""
+        message = self.messages[index]
+        if message.type == "DEPLOY_MEEPLE":
+            return ".wagon." in str(message.payload.get("meepleId", ""))
+        if message.type == "COMMIT":
+            return index > 0 and self._in_wagon_phase(index - 1)
         following = self.messages[index + 1] if index + 1 < len(self.messages) else None
+        return self.wagons and message.type == "PASS" and (following is None or following.type != "COMMIT")
+
+    def _end_part(self, index: int) -> None:
+        """End the committed turn part once its wagon phase is over (message `index` is the last
+        one of it): the wagon phase comes before a builder's second part and before a bazaar
+        supply, and a wagon's COMMIT reseeds the generator the supply is drawn with."""
+        if not self.part_ended:
+            return
+        following = self.messages[index + 1] if index + 1 < len(self.messages) else None
+        if following is not None and self._in_wagon_phase(index + 1):
+            return
+        self.part_ended = False
         if (
             self.builders
             and not self.second_part

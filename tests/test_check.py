@@ -113,9 +113,7 @@ def test_unsupported_names_what_is_missing(monkeypatch: pytest.MonkeyPatch) -> N
         rules={"tiny-city-scoring": "2"},
         players=[f"P{i}" for i in range(7)],
     )
-    assert unsupported(decode(odd)) == (
-        "set cult, rule tiny-city-scoring=2, 7 player(s) (1 to 6 supported)"
-    )
+    assert unsupported(decode(odd)) == ("set cult, rule tiny-city-scoring=2, 7 player(s) (1 to 6 supported)")
     # JCloisterZone's own rule tests play alone: read with the `solo` switch.
     assert unsupported(decode(save([], players=["Solo"]))) is None
     assert jcz_rules(decode(save([], players=["Solo"]))).solo
@@ -271,3 +269,9 @@ def test_carc_check_without_any_jcz_file_fails(tmp_path: Path) -> None:
     result = runner.invoke(app, ["check", str(tmp_path)])
     assert result.exit_code == 1
     assert "no .jcz files" in result.stderr
+
+
+def test_a_later_edition_of_a_set_is_unsupported_not_a_late_unknown_tile() -> None:
+    # Second editions hold tiles the catalogue lacks (gardens): refused up front, named.
+    assert unsupported(decode(save([], sets={"basic:2": 1}))) == "set basic:2 (a later edition)"
+    assert unsupported(decode(save([], sets={"basic:1": 1}))) is None

@@ -63,9 +63,7 @@ _WORD = re.compile(r"(?i)(?<![a-z])(" + "|".join(SET_WORDS) + r")(s|es)?(?![a-z]
 def test_core_module_names_no_set_concept(module: str) -> None:
     text = (DOMAIN / module).read_text(encoding="utf-8")
     found = [
-        f"line {n}: {m.group(0)}"
-        for n, line in enumerate(text.splitlines(), 1)
-        for m in _WORD.finditer(line)
+        f"line {n}: {m.group(0)}" for n, line in enumerate(text.splitlines(), 1) for m in _WORD.finditer(line)
     ]
     assert not found, f"{module} names set concepts: {', '.join(found)}"
 

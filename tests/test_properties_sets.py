@@ -40,7 +40,7 @@ def bot_game(players: int, seed: int, order: Order = "hig") -> Game:
 
 def followers_everywhere(state: GameState, player: int, kind: str) -> int:
     """Followers of one kind a player has: in supply, on the board, on towers, in prison (the dragon's
-victims go home)."""
+    victims go home)."""
     supply = state.supply[player] if kind == "follower" else state.ext["figures"][kind][player]
     on_board = sum(1 for f in state.board.graph.roots() for p, _, k in f.figures if p == player and k == kind)
     towers = tw.towers(state)
