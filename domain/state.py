@@ -413,6 +413,22 @@ def return_followers(state: GameState, feature: Feature, keep: frozenset[int] = 
         part.followers_left(state, feature)
 
 
+def lift_figure(state: GameState, x: int, y: int, location: str, owner: int, kind: str) -> None:
+    """Take `owner`'s figure of `kind` deployed at `location` of the tile at (x, y) off its feature
+    (captured, sent home…); the parts' figures that stay only beside a follower follow it."""
+    board = state.board
+    placed = board.at[(x, y)]
+    feature = board.graph.feature(placed.segment(location))
+    figure = next(
+        f
+        for f in feature.figures
+        if f[0] == owner and f[2] == kind and board.graph.segment_tile[f[1]] == placed.index
+    )
+    feature.figures.remove(figure)
+    for part in state.parts:
+        part.followers_left(state, feature)
+
+
 def to_supply(state: GameState, player: int, kind: str) -> None:
     """One figure back into its owner's supply."""
     if kind == "follower":

@@ -13,7 +13,7 @@ from domain.errors import RuleViolation
 from domain.events import Event
 from domain.features import FOLLOWER_STRENGTH, Feature
 from domain.part import Part
-from domain.state import GameState, Phase, segment_location, to_supply
+from domain.state import GameState, Phase, lift_figure, segment_location, to_supply
 from domain.tiles import Kind
 
 PORTAL: Final = "portal"  # tile tag
@@ -151,19 +151,8 @@ class PrincessPart(Part):
 
     def apply(self, state: GameState, event: Event) -> None:
         assert isinstance(event, KnightRemoved)
-        board = state.board
-        feature = board.graph.feature(board.at[(event.x, event.y)].segment(event.location))
-        figure = next(
-            f
-            for f in feature.figures
-            if f[0] == event.owner
-            and f[2] == event.figure
-            and segment_location(board, f[1])[:2] == (event.x, event.y)
-        )
-        feature.figures.remove(figure)
+        lift_figure(state, event.x, event.y, event.location, event.owner, event.figure)
         to_supply(state, event.owner, event.figure)
-        for part in state.parts:
-            part.followers_left(state, feature)
         state.phase = Phase.ACTION_DONE
 
 

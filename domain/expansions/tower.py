@@ -14,7 +14,7 @@ from domain.events import Event
 from domain.geometry import Pos
 from domain.moves import Decision, legal_deployments
 from domain.part import Part, ext
-from domain.state import GameState, Phase, credit, to_supply
+from domain.state import GameState, Phase, credit, lift_figure, to_supply
 
 NAME: Final = "tower"
 TAG: Final = "tower"  # tiles with a tower foundation
@@ -268,11 +268,7 @@ class TowerPart(Part):
         if event.location == ON_TOWER:
             del own.guards[pos]
         else:
-            feature = state.board.graph.feature(state.board.at[pos].segment(event.location))
-            figure = next(f for f in feature.figures if f[0] == event.owner and f[2] == event.figure)
-            feature.figures.remove(figure)
-            for part in state.parts:
-                part.followers_left(state, feature)
+            lift_figure(state, event.x, event.y, event.location, event.owner, event.figure)
         if event.owner == event.player:  # one's own follower goes home (R-TOWER-5)
             to_supply(state, event.owner, event.figure)
         else:
