@@ -139,6 +139,15 @@ def test_R_PD_7_a_portal_lets_its_player_deploy_on_any_open_feature() -> None:
     game.execute(BOB, remote)
     road = game.state.board.graph.feature(game.state.board.at[(1, 0)].segment("E+W"))
     assert [(p, k) for p, _, k in road.figures] == [(BOB, "follower")]
-    with pytest.raises(RuleViolation):  # no portal on Ann's tile: only the tile just placed
-        game.execute(ANN, Deploy(location="E+W", x=1, y=0))
     replay(game.pending)
+
+
+def test_R_PD_7_without_a_portal_only_the_tile_just_placed_takes_a_follower() -> None:
+    game = Game.start(("Ann", "Bob"), ["BA/RFr", "BA/RFr", "BA/L"], expansions=("base", "pd"))
+    game.execute(ANN, PlaceTile(x=1, y=0, rotation=0))
+    game.execute(ANN, Pass())
+    game.execute(BOB, PlaceTile(x=2, y=0, rotation=0))
+    assert not any(isinstance(c, Deploy) and c.x is not None for c in legal_commands(game.state))
+    with pytest.raises(RuleViolation) as refused:
+        game.execute(BOB, Deploy(location="Nw+Ne+En+Wn", x=1, y=0))
+    assert refused.value.rule == "R-BASE-4"
