@@ -20,6 +20,7 @@ import time
 from domain.aggregate import Game
 from domain.bots import RandomBot, play_bot_game, shuffled_pile
 from domain.moves import legal_commands
+from domain.tiles import draw_pile
 
 
 def time_games(players: int, games: int, expansions: tuple[str, ...]) -> tuple[list[float], int]:
@@ -61,14 +62,20 @@ SETS = ("bcb", "tb", "ic", "river", "tower", "am", "pd")
 def compare(games: int) -> None:
     rows = [("base",)] + [("base", code) for code in SETS] + [("base", *SETS)]
     print(f"2-player random bot games, {games} per row, ratio to the base game measured in this run")
-    print(f"{'sets':>28} {'median ms/game':>15} {'ratio':>6}")
-    base = 0.0
+    print(f"{'sets':>32} {'tiles':>5} {'median ms/game':>15} {'ratio':>6} {'ms/tile':>8} {'ratio':>6}")
+    base = base_tile = 0.0
     for expansions in rows:
         play_bot_game(2, 10_000, expansions=expansions)  # warm caches
         median = statistics.median(time_games(2, games, expansions)[0]) * 1e3
+        tiles = len(draw_pile(expansions))
         base = base or median
-        print(f"{'+'.join(expansions):>28} {median:>15.2f} {median / base:>5.1f}x")
-    print("goal: every set together at most 3x the base game (ratio)")
+        base_tile = base_tile or median / tiles
+        print(
+            f"{'+'.join(expansions):>32} {tiles:>5} {median:>15.2f} {median / base:>5.1f}x"
+            f" {median / tiles:>8.3f} {median / tiles / base_tile:>5.1f}x"
+        )
+    print("goal: every set together at most 3x the base game (ratio per game)")
+    print("ms/tile: the same time per tile of the pile, which grows with every set added")
 
 
 def main() -> None:

@@ -131,12 +131,12 @@ def _place(state: GameState, player: int, command: PlaceTile) -> list[ev.Event]:
         rotation=command.rotation,
     )
     fits = command.rotation in board.rotations_at(held, pos)
-    for part in state.parts:
+    for part in state.hooks["may_refuse"]:
         if part.may_refuse(state, held):
             refused = part.refusal(state, held, command.x, command.y, command.rotation)
             if refused is not None:
                 raise refused
-    for part in state.parts:
+    for part in state.hooks["place"]:
         events = part.place(state, player, command, placed, fits)
         if events is not None:
             return events

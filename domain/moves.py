@@ -34,7 +34,7 @@ def _expected_step(state: GameState) -> Decision | None:
     if phase == Phase.ACTION and action_open(state):
         return Decision("action", state.current)
     if phase in (Phase.ACTION, Phase.ACTION_DONE, Phase.INTERLUDE, Phase.START, Phase.PART_OVER):
-        for part in state.parts:
+        for part in state.hooks["pending"]:
             decision = part.pending(state)
             if decision is not None:
                 return decision
@@ -67,9 +67,9 @@ def _placement_options(state: GameState) -> list[Placement]:
         fits = rotations_fitting(held, constraint)
         if fits:
             found += [(x, y, rotation, None) for x, y in positions for rotation in fits]
-    for part in state.parts:
+    for part in state.hooks["placements"]:
         part.placements(state, held, found)
-    for part in state.parts:
+    for part in state.hooks["may_refuse"]:
         if part.may_refuse(state, held):
             found = [p for p in found if part.refusal(state, held, p[0], p[1], p[2]) is None]
     return found
@@ -90,14 +90,16 @@ def may_decline(state: GameState) -> bool:
 def fits_somewhere(state: GameState) -> bool:
     held = state.tile
     assert held is not None
-    if state.board.fits_somewhere(held) and not any(p.may_refuse(state, held) for p in state.parts):
+    if state.board.fits_somewhere(held) and not any(
+        p.may_refuse(state, held) for p in state.hooks["may_refuse"]
+    ):
         return True
     return bool(placement_options(state))
 
 
 def figure_owner(state: GameState, figure: str) -> Part | None:
     """The part in play that brings this kind of figure."""
-    return next((part for part in state.parts if figure in part.figures), None)
+    return state.figure_owners.get(figure)
 
 
 def legal_deployments(state: GameState, figure: str = "follower") -> list[str]:
@@ -115,13 +117,17 @@ def _legal_deployments(state: GameState, figure: str) -> list[str]:
     if figure != "follower" and owner is None:
         return []
     unblockable = owner is not None and owner.unblockable
-    if not unblockable and any(part.blocks_deployment(state) for part in state.parts):
+    if not unblockable and state.memoized("blocked", lambda: _blocked(state)):
         return []
     if owner is not None:
         return owner.deployments(state, figure)
     if state.supply[state.current] == 0:
         return []
     return unoccupied_locations(state)
+
+
+def _blocked(state: GameState) -> bool:
+    return any(part.blocks_deployment(state) for part in state.hooks["blocks_deployment"])
 
 
 def unoccupied_locations(state: GameState) -> list[str]:
@@ -160,13 +166,17 @@ def remote_deployments(state: GameState, figure: str) -> list[tuple[int, int, st
         return []
     found: list[tuple[int, int, str]] = state.memoized(
         f"remote {figure}",
-        lambda: [spot for part in state.parts for spot in part.remote_deployments(state, figure)],
+        lambda: [
+            spot
+            for part in state.hooks["remote_deployments"]
+            for spot in part.remote_deployments(state, figure)
+        ],
     )
     return found
 
 
-def _part_figures(state: GameState) -> list[str]:
-    return [figure for part in state.parts for figure in part.figures]
+def _part_figures(state: GameState) -> tuple[str, ...]:
+    return tuple(state.figure_owners)
 
 
 def action_open(state: GameState) -> bool:
@@ -175,7 +185,7 @@ def action_open(state: GameState) -> bool:
         legal_deployments(state)
         or any(legal_deployments(state, figure) for figure in _part_figures(state))
         or any(remote_deployments(state, figure) for figure in ("follower", *_part_figures(state)))
-        or any(part.action_commands(state) for part in state.parts)
+        or any(part.action_commands(state) for part in state.hooks["action_commands"])
     )
 
 
@@ -207,7 +217,7 @@ def legal_commands(state: GameState) -> list[Command]:
                 Deploy(location=loc, figure=figure, x=x, y=y)
                 for x, y, loc in remote_deployments(state, figure)
             ]
-        for part in state.parts:
+        for part in state.hooks["action_commands"]:
             found += part.action_commands(state)
         return [*found, Pass()]
     owner = step_owner(state, step)

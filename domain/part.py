@@ -219,6 +219,22 @@ class Part:
         return type(command).__name__
 
 
+# The hooks the core calls on every part in play.
+HOOKS: tuple[str, ...] = tuple(
+    name for name, value in vars(Part).items() if callable(value) and not name.startswith("_")
+)
+
+
+def hook_table(parts: tuple[Part, ...]) -> dict[str, tuple[Part, ...]]:
+    """For each hook, the parts (in their order) that override it. A hook left alone means "no
+    change", so the core skips those parts: with every set in play most parts override few hooks,
+    and the calls saved are on every turn's path."""
+    return {
+        name: tuple(part for part in parts if getattr(type(part), name) is not getattr(Part, name))
+        for name in HOOKS
+    }
+
+
 def ext(state: GameState, name: str) -> Any:
     """A part's slice of the state."""
     return state.ext[name]

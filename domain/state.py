@@ -20,6 +20,7 @@ from domain.agenda import Entry
 from domain.board import Board, PlacedTile
 from domain.features import FOLLOWER_STRENGTH, Feature
 from domain.geometry import neighbour, opposite
+from domain.part import hook_table
 from domain.rules import RuleSet
 from domain.scoring import Award, Parts, category, completed_value, incomplete_value, majority
 from domain.tiles import WILD_EDGE, Kind, TileType, tile
@@ -53,7 +54,9 @@ class GameState:
         "draw_order",
         "expansions",
         "ext",
+        "figure_owners",
         "from_pile",
+        "hooks",
         "id",
         "memo",
         "memo_version",
@@ -81,6 +84,8 @@ class GameState:
         self.expansions: tuple[str, ...] = ()
         self.rules = RuleSet()
         self.parts: tuple[Part, ...] = ()  # the parts of the sets in play, in the registry's order
+        self.hooks: dict[str, tuple[Part, ...]] = hook_table(())  # of those, who overrides each hook
+        self.figure_owners: dict[str, Part] = {}  # each kind of figure the parts bring -> its part
         self.ext: dict[str, Any] = {}  # each part's own slice of the state, by its name
         self.draw_order: tuple[str, ...] = ()
         self.next_draw = 0  # index in draw_order of the next tile to draw
@@ -158,6 +163,8 @@ def _started(state: GameState, e: ev.GameStarted) -> None:
     state.expansions = e.expansions
     state.rules = e.rules
     state.parts = parts_for(e.expansions, e.rules.without)
+    state.hooks = hook_table(state.parts)
+    state.figure_owners = {figure: part for part in state.parts for figure in part.figures}
     state.draw_order = e.draw_order
     n = len(e.players)
     state.supply = [e.rules.followers] * n
@@ -180,7 +187,7 @@ def begin_part(state: GameState, player: int, kind: str, tile_id: str, from_pile
     state.from_pile = from_pile
     state.placed = None
     state.phase = Phase.PLACE
-    for part in state.parts:
+    for part in state.hooks["begin_part"]:
         part.begin_part(state)
 
 
@@ -199,7 +206,7 @@ def begin_turn(state: GameState, player: int, tile_id: str, from_pile: bool) -> 
     state.turn += 1
     state.turn_player = player
     state.agenda = []  # whatever is left never happens (see turns.is_live)
-    for part in state.parts:
+    for part in state.hooks["begin_turn"]:
         part.begin_turn(state)
     begin_part(state, player, NORMAL, tile_id, from_pile)
 
@@ -216,14 +223,14 @@ def _placed(state: GameState, e: ev.TilePlaced) -> None:
     state.placed = placed
     state.tile = None
     state.phase = Phase.ACTION
-    for part in state.parts:
+    for part in state.hooks["tile_placed"]:
         part.tile_placed(state, placed)
     extended(state, [placed.base + i for i in range(len(placed.tile.segments))])
 
 
 def extended(state: GameState, sids: list[int]) -> None:
     """The current player added these segments to the board: their tile's, or a piece's on it."""
-    for part in state.parts:
+    for part in state.hooks["extended"]:
         part.extended(state, sids)
 
 
@@ -258,21 +265,21 @@ def _passed(state: GameState, e: ev.Passed) -> None:
 def _turn_ended(state: GameState, e: ev.TurnEnded) -> None:
     version = e.originator_version
     completed = state.completions()
-    parts = state.parts
-    for part in parts:
+    hooks = state.hooks
+    for part in hooks["before_scoring"]:
         part.before_scoring(state)
     for feature in completed:
-        if any(part.scored_elsewhere(state, feature) for part in parts):
+        if any(part.scored_elsewhere(state, feature) for part in hooks["scored_elsewhere"]):
             continue
         value, score_parts = feature_value(state, feature, completed=True)
         award(state, feature, value, score_parts, "R-BASE-5", version, final=False)
-        for part in parts:
+        for part in hooks["feature_scored"]:
             part.feature_scored(state, feature)
         return_followers(state, feature)
-    for part in parts:
+    for part in hooks["after_scoring"]:
         part.after_scoring(state, version)
     plan: list[Entry] = []
-    for part in parts:
+    for part in hooks["plan"]:
         plan += part.plan(state)
     state.agenda[:0] = plan
     state.phase = Phase.PART_OVER
@@ -290,9 +297,9 @@ def pop_agenda(state: GameState, item: str) -> Entry:
 def _game_ended(state: GameState, e: ev.GameEnded) -> None:
     board = state.board
     version = e.originator_version
-    parts = state.parts
+    hooks = state.hooks
     for feature in board.graph.roots():
-        if any(part.final_feature(state, feature, version) for part in parts):
+        if any(part.final_feature(state, feature, version) for part in hooks["final_feature"]):
             continue
         if feature.occupied():
             if feature.kind == Kind.FIELD:
@@ -301,7 +308,7 @@ def _game_ended(state: GameState, e: ev.GameEnded) -> None:
                 value, score_parts = feature_value(state, feature, completed=False)
             award(state, feature, value, score_parts, "R-BASE-8", version, final=True)
         return_followers(state, feature)
-    for part in parts:
+    for part in hooks["final_scoring"]:
         part.final_scoring(state, version)
     state.phase = Phase.OVER
 
@@ -313,7 +320,7 @@ def feature_value(state: GameState, feature: Feature, *, completed: bool) -> tup
         value, parts = completed_value(feature)
     else:
         value, parts = incomplete_value(state.board, feature)
-    for part in state.parts:
+    for part in state.hooks["value"]:
         value, parts = part.value(state, feature, completed, value, parts)
     return value, parts
 
@@ -327,7 +334,9 @@ def farm_value(state: GameState, field: Feature) -> tuple[int, Parts]:
         feature = graph.features[root]
         if feature is None:
             continue
-        counted = next((c for part in state.parts if (c := part.farm_border(state, feature))), None)
+        counted = next(
+            (c for part in state.hooks["farm_border"] if (c := part.farm_border(state, feature))), None
+        )
         if counted is not None:
             entry = counts.setdefault(counted[0], [0, counted[1]])
             entry[0] += 1
@@ -360,7 +369,7 @@ def award(
             credit(state, player, 0, f"{kind}.empty", rule, (), feature.id, version, final)
     for player in owners:
         points, player_parts, player_rule = value, parts, rule
-        for part in state.parts:
+        for part in state.hooks["award"]:
             points, player_parts, player_rule = part.award(
                 state, feature, player, points, player_parts, player_rule
             )
@@ -409,7 +418,12 @@ def return_followers(state: GameState, feature: Feature, keep: frozenset[int] = 
         else:
             state.ext["figures"][kind][player] += 1
     feature.figures = stays
-    for part in state.parts:
+    followers_gone(state, feature)
+
+
+def followers_gone(state: GameState, feature: Feature) -> None:
+    """Followers left `feature`: the parts' figures there may go too."""
+    for part in state.hooks["followers_left"]:
         part.followers_left(state, feature)
 
 
@@ -425,8 +439,7 @@ def lift_figure(state: GameState, x: int, y: int, location: str, owner: int, kin
         if f[0] == owner and f[2] == kind and board.graph.segment_tile[f[1]] == placed.index
     )
     feature.figures.remove(figure)
-    for part in state.parts:
-        part.followers_left(state, feature)
+    followers_gone(state, feature)
 
 
 def to_supply(state: GameState, player: int, kind: str) -> None:

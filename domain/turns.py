@@ -45,7 +45,7 @@ def automatic_event(state: GameState) -> ev.Event | None:
             return None
         return ev.TurnEnded(originator_id=gid, originator_version=version, player=state.current)
     if phase == Phase.INTERLUDE and expected_step(state) is None:
-        for part in state.parts:
+        for part in state.hooks["automatic"]:
             event = part.automatic(state)
             if event is not None:
                 return event

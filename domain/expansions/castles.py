@@ -16,7 +16,7 @@ from domain.geometry import Pos
 from domain.moves import Decision, feature_handle, root_at
 from domain.part import Part, ext
 from domain.scoring import majority
-from domain.state import GameState, Phase, credit, feature_value, return_followers
+from domain.state import GameState, Phase, credit, feature_value, followers_gone, return_followers
 from domain.tiles import Kind
 
 NAME: Final = "castles"
@@ -238,8 +238,7 @@ class CastlesPart(Part):
             else:
                 castle.owners.append(event.player)
             own.left[event.player] -= 1
-            for part in state.parts:
-                part.followers_left(state, feature)
+            followers_gone(state, feature)
         else:
             assert isinstance(event, CastleTargetChosen)
             index = next(i for i, c in enumerate(own.all) if (event.castle_x, event.castle_y) in c.positions)

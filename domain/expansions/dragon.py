@@ -13,7 +13,7 @@ from domain.events import Event
 from domain.geometry import EDGE_OFFSETS, Pos
 from domain.moves import Decision
 from domain.part import Part, ext
-from domain.state import GameState, Phase, to_supply
+from domain.state import GameState, Phase, followers_gone, to_supply
 from domain.tiles import TILES
 
 NAME: Final = "dragon"
@@ -87,8 +87,7 @@ def _eat(state: GameState, pos: Pos) -> None:
                 to_supply(state, player, kind)
             touched.append(feature)
     for feature in touched:
-        for part in state.parts:
-            part.followers_left(state, feature)
+        followers_gone(state, feature)
     if state.has("tower"):
         guard = state.ext["tower"].guards.pop(pos, None)
         if guard is not None:

@@ -56,7 +56,8 @@ def _followers(state: GameState, player: int) -> list[Spot]:
     """The player's followers on the board, on towers too."""
     board = state.board
     found = []
-    for feature in board.graph.roots():
+    # Most of a big board holds no figure: skip it before anything else.
+    for feature in [f for f in board.graph.features if f is not None and f.figures]:
         for owner, sid, figure in feature.followers():
             if owner == player:
                 found.append((*segment_location(board, sid), owner, figure))
