@@ -91,6 +91,11 @@ class RuleSet(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=T
     """JCloisterZone's reading: after a sale the next chooser is the player after the seller,
     not the seller again (R-BAZAAR-6 says the seller chooses again)."""
 
+    tiny_city: bool = False
+    """V-TINY-CITY: a completed city of exactly two tiles scores as if unfinished, 1 a tile and 1 a
+    pennant (the older reading; JCloisterZone's rule `tiny-city-scoring` = 2), not 2 each
+    (R-BASE-5)."""
+
 
 # The variant switches a user can flip, by their RULES.md id (orders aside): the audit replays a
 # game under each flipped, and `carc play` takes them as options.
@@ -100,6 +105,7 @@ VARIANTS: Final[dict[str, str]] = {
     "V-BAZAAR-NOCREDIT": "bazaar_no_credit",
     "V-BAZAAR-NOAUCTION": "bazaar_no_auction",
     "V-BAZAAR-ZEROSCORES": "bazaar_zero_scores",
+    "V-TINY-CITY": "tiny_city",
     "JCZ-BAZAAR-CHOOSER": "bazaar_choice_moves_on",
     "JCZ-BRIDGE-PLACED-TILE": "bridge_on_neighbours",
     "JCZ-BUILDER-COMPLETED": "builder_on_completed",

@@ -42,6 +42,7 @@ class Phase(StrEnum):
 
 
 NORMAL = "normal"  # the kind of turn part a drawn tile starts; parts add their own kinds
+TINY_CITY = "city.tiny"  # the award category of a city V-TINY-CITY scores
 
 
 class GameState:
@@ -272,7 +273,9 @@ def _turn_ended(state: GameState, e: ev.TurnEnded) -> None:
         if any(part.scored_elsewhere(state, feature) for part in hooks["scored_elsewhere"]):
             continue
         value, score_parts = feature_value(state, feature, completed=True)
-        award(state, feature, value, score_parts, "R-BASE-5", version, final=False)
+        tiny = tiny_city(state, feature)
+        rule, kind = ("V-TINY-CITY", TINY_CITY) if tiny else ("R-BASE-5", None)
+        award(state, feature, value, score_parts, rule, version, final=False, kind=kind)
         for part in hooks["feature_scored"]:
             part.feature_scored(state, feature)
         return_followers(state, feature)
@@ -316,13 +319,18 @@ def _game_ended(state: GameState, e: ev.GameEnded) -> None:
 def feature_value(state: GameState, feature: Feature, *, completed: bool) -> tuple[int, Parts]:
     """A road, city or cloister's value, completed (R-BASE-5) or at the end (R-BASE-8), as the
     parts in play change it."""
-    if completed:
+    if completed and not tiny_city(state, feature):
         value, parts = completed_value(feature)
     else:
         value, parts = incomplete_value(state.board, feature)
     for part in state.hooks["value"]:
         value, parts = part.value(state, feature, completed, value, parts)
     return value, parts
+
+
+def tiny_city(state: GameState, feature: Feature) -> bool:
+    """A city of two tiles, which V-TINY-CITY scores as if unfinished when completed."""
+    return state.rules.tiny_city and feature.kind == Kind.CITY and len(feature.tiles) == 2
 
 
 def farm_value(state: GameState, field: Feature) -> tuple[int, Parts]:

@@ -48,6 +48,7 @@ FAILING: frozenset[str] = frozenset({"disagrees", "error"})
 _SCORE_NAMES = {
     "road": "road",
     "city": "city",
+    "city.tiny": "city.tiny",
     "cloister": "monastery",
     "farm": "field",
     "castle": "castle",
@@ -61,6 +62,7 @@ _SCORE_NAMES = {
 # Only ever scored at the end, never "incomplete".
 _NO_INCOMPLETE = frozenset(
     {
+        "city.tiny",
         "farm",
         "castle",
         "goods",

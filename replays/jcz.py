@@ -91,6 +91,11 @@ JCZ_READING: dict[str, Any] = {
     "builder_on_completed": False,
     "ransom_alone": False,
 }
+# JCloisterZone's setup rules we play, by (name, value): the rule-set switches each sets.
+_JCZ_RULES: dict[tuple[str, Any], dict[str, Any]] = {
+    ("tiny-city-scoring", "4"): {"tiny_city": False},
+    ("tiny-city-scoring", "2"): {"tiny_city": True},  # V-TINY-CITY
+}
 # Half-edges: JCloisterZone names each edge's halves left/right as seen from the tile centre.
 _HALVES = {"NL": "Nw", "NR": "Ne", "EL": "En", "ER": "Es", "SL": "Se", "SR": "Sw", "WL": "Ws", "WR": "Wn"}
 
@@ -341,7 +346,9 @@ def unsupported(save: JczSave) -> str | None:
         for part, element in PART_ELEMENTS.items()
         if setup.elements.get(element) and part not in played
     ]
-    missing += [f"rule {name}={value}" for name, value in setup.rules.items()]
+    missing += [
+        f"rule {name}={value}" for name, value in setup.rules.items() if (name, value) not in _JCZ_RULES
+    ]
     if not 1 <= len(save.players) <= 6:
         missing.append(f"{len(save.players)} player(s) (1 to 6 supported)")
     start = start_tile_of(tuple(c for c in expansions_of(save) if c in SETS))
@@ -367,6 +374,7 @@ def jcz_rules(save: JczSave) -> RuleSet:
             "barns": elements.get("barn", 1),
             "without": _parts_left_out(save),
             "solo": len(save.players) == 1,  # JCZ's rule tests play alone
+            **{k: v for rule in save.setup.rules.items() for k, v in _JCZ_RULES.get(rule, {}).items()},
             **switches,
         },
         RuleSet,

@@ -110,10 +110,10 @@ def test_unsupported_names_what_is_missing(monkeypatch: pytest.MonkeyPatch) -> N
     odd = save(
         [],
         sets={"basic:1": 1, "cult:1": 1},
-        rules={"tiny-city-scoring": "2"},
+        rules={"tiny-city-scoring": "3"},
         players=[f"P{i}" for i in range(7)],
     )
-    assert unsupported(decode(odd)) == ("set cult, rule tiny-city-scoring=2, 7 player(s) (1 to 6 supported)")
+    assert unsupported(decode(odd)) == ("set cult, rule tiny-city-scoring=3, 7 player(s) (1 to 6 supported)")
     # JCloisterZone's own rule tests play alone: read with the `solo` switch.
     assert unsupported(decode(save([], players=["Solo"]))) is None
     assert jcz_rules(decode(save([], players=["Solo"]))).solo
