@@ -333,14 +333,24 @@ def import_(
     with user_errors():
         game, events = read_source(file)
         store = open_store(db)
-        if store.game_events(game.id, until=1):
-            raise StoreError(f"game {game.id} is already in this store")
-        with storage_errors("cannot save"):
-            store.save_events(events)
+        stored = store.game_events(game.id)
+        if stored and stored != events:
+            raise StoreError(f"another game with the id {game.id} is already in this store")
+        if not stored:
+            with storage_errors("cannot save"):
+                store.save_events(events)
     if json:
-        print_json({"game": str(game.id), "events": len(events), "final": score_report(game.state).final})
+        print_json(
+            {
+                "game": str(game.id),
+                "events": len(events),
+                "already_stored": bool(stored),
+                "final": score_report(game.state).final,
+            }
+        )
         return
-    print_standings(game, f"Imported game {game.id} ({len(events)} events) into {db}")
+    done = "Already stored: game" if stored else "Imported game"
+    print_standings(game, f"{done} {game.id} ({len(events)} events) in {db}")
 
 
 class AuditReading(msgspec.Struct, frozen=True, kw_only=True):

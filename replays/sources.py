@@ -5,18 +5,30 @@ Both come back as a game with every event checked by our rules and the event lis
 
 from __future__ import annotations
 
+import hashlib
 from pathlib import Path
 from uuid import UUID, uuid5
+
+import msgspec
 
 from domain import events as ev
 from domain.aggregate import Game
 from replays import records
-from replays.jcz import JczError, read_jcz, replay_jcz, unsupported
+from replays.jcz import JczError, JczSave, read_jcz, replay_jcz, unsupported
 from replays.jcz_draws import plan_draws
 
-# Ids of imported JCloisterZone games: a name-based UUID of its own game id, so importing the
-# same save twice is noticed.
+# Ids of imported JCloisterZone games: a name-based UUID of what the save records of the game.
 _JCZ_NAMESPACE = UUID("6f1d3c1e-8a0b-4c55-9d39-4c2a1f0e7b21")
+
+
+def jcz_game_id(save: JczSave) -> UUID:
+    """The id an imported save is stored under: derived from the game it records (JCloisterZone's
+    game id, setup, players, seed and every message), so the same save imported twice is the same
+    game, while saves that merely share a JCloisterZone game id (its own test fixtures do; so do
+    two saves of one game at different moments) are different games. Names, dates and the clock
+    are left out: they do not change the game."""
+    recorded = (save.gameId, save.setup, save.players, save.initialRandom, save.replay)
+    return uuid5(_JCZ_NAMESPACE, hashlib.sha256(msgspec.json.encode(recorded)).hexdigest())
 
 
 def is_jcz(path: Path) -> bool:
@@ -33,8 +45,7 @@ def import_jcz(path: Path) -> tuple[Game, list[ev.Event]]:
     missing = unsupported(save)
     if missing:
         raise JczError(f"{path}: needs what this engine does not support: {missing}")
-    game_id = uuid5(_JCZ_NAMESPACE, save.gameId) if save.gameId else None
-    game = replay_jcz(save, plan_draws(save).order, game_id=game_id)
+    game = replay_jcz(save, plan_draws(save).order, game_id=jcz_game_id(save))
     return game, game.collect_events()
 
 

@@ -46,12 +46,39 @@ def test_a_players_own_save_imports_with_its_final_points_and_round_trips_the_st
     assert replay(stored).state.rules.order == "jcz"
 
 
-def test_the_same_save_twice_is_refused(tmp_path: Path) -> None:
+def test_the_same_save_twice_is_already_stored_and_succeeds(tmp_path: Path) -> None:
     path, db = str(require(NATURAL_BCB_TB)), str(tmp_path / "g.sqlite")
-    assert carc("import", path, "--db", db)[0] == 0
-    code, _, err = carc("import", path, "--db", db)
-    assert code == 1 and "already in this store" in err
+    first = json.loads(carc("import", path, "--db", db, "--json")[1])
+    code, out, err = carc("import", path, "--db", db, "--json")
+    assert code == 0, err
+    again = json.loads(out)
+    assert (again["game"], again["already_stored"], first["already_stored"]) == (first["game"], True, False)
     assert stored_games(db) == 1
+
+
+def test_saves_sharing_a_jcz_game_id_never_collide(tmp_path: Path) -> None:
+    """JCloisterZone's own fixtures share game id "1": each is a game of its own."""
+    paths = sorted(require(JCZ / "engine-tests" / "basic").glob("*.jcz"))
+    assert len({read_jcz(p).gameId for p in paths}) < len(paths)
+    db = str(tmp_path / "g.sqlite")
+    for path in paths:
+        code, _, err = carc("import", str(path), "--db", db)
+        assert code == 0, err
+    assert stored_games(db) == len(paths)
+
+
+def test_a_later_save_of_the_same_game_is_a_game_of_its_own(tmp_path: Path) -> None:
+    """A save cut short (as if saved earlier in the same game) keeps JCloisterZone's game id but
+    is stored beside the whole one: a stored game's events are never rewritten."""
+    path = require(NATURAL_BCB_TB)
+    save = read_jcz(path)
+    earlier = tmp_path / "earlier.jcz"
+    earlier.write_bytes(
+        msgspec.json.encode(msgspec.structs.replace(save, replay=save.replay[:20], oracle=None))
+    )
+    db = str(tmp_path / "g.sqlite")
+    ids = {json.loads(carc("import", str(p), "--db", db, "--json")[1])["game"] for p in (earlier, path)}
+    assert len(ids) == 2 and stored_games(db) == 2
 
 
 def test_an_unsupported_save_is_refused_naming_what_it_needs(tmp_path: Path) -> None:

@@ -55,13 +55,23 @@ def test_export_import_export_gives_the_same_file_and_the_same_events(tmp_path: 
     assert (tmp_path / "1.jsonl").read_bytes() == (tmp_path / "2.jsonl").read_bytes()
 
 
-def test_importing_a_game_twice_is_refused(tmp_path: Path) -> None:
+def test_importing_a_game_twice_says_it_is_already_stored(tmp_path: Path) -> None:
     path, db = tmp_path / "g.jsonl", str(tmp_path / "g.sqlite")
     records.write(EVENTS, path)
     assert carc("import", str(path), "--db", db)[0] == 0
-    code, _, err = carc("import", str(path), "--db", db)
-    assert code == 1 and "already in this store" in err
+    code, out, err = carc("import", str(path), "--db", db)
+    assert code == 0 and "Already stored" in out, err
     assert stored_games(db) == 1
+
+
+def test_another_game_under_a_stored_id_is_refused(tmp_path: Path) -> None:
+    path, db = tmp_path / "g.jsonl", str(tmp_path / "g.sqlite")
+    records.write(EVENTS, path)
+    assert carc("import", str(path), "--db", db)[0] == 0
+    records.write(EVENTS[:-3], path)  # the same id, a game cut short: not the stored one
+    code, _, err = carc("import", str(path), "--db", db)
+    assert code == 1 and "another game with the id" in err
+    assert open_store(db).game_events(EVENTS[0].originator_id) == EVENTS
 
 
 def test_replay_and_scores_of_a_file_at_an_event_and_at_a_turn(tmp_path: Path) -> None:
