@@ -227,9 +227,42 @@ def open_store(url: str | None = None) -> GameStore:
     if path is not None:
         _check_sqlite_file(Path(path))
     try:
-        return GameStore(env=env)
+        with creating_tables(env):
+            return GameStore(env=env)
     except (PersistenceError, sqlite3.Error, OSError) as e:
         raise StoreError(f"cannot open store {url}: {e}") from e
+
+
+@contextmanager
+def creating_tables(env: dict[str, str]) -> Iterator[None]:
+    """Hold the store's schema lock while its tables are created.
+
+    PostgreSQL's `CREATE TABLE IF NOT EXISTS` is not safe against itself: two servers starting
+    together on an empty schema both try to create the tables and one fails (a duplicate in the
+    catalogue, or "tuple concurrently updated"). An advisory lock per schema makes them take turns;
+    the second then finds the tables there. SQLite serialises its writers itself.
+    """
+    if env.get("PERSISTENCE_MODULE") != "eventsourcing.postgres":
+        yield
+        return
+    import psycopg  # only PostgreSQL stores need the driver
+
+    schema = env.get("POSTGRES_SCHEMA", "public")
+    try:
+        conn = psycopg.connect(
+            dbname=env["POSTGRES_DBNAME"],
+            host=env["POSTGRES_HOST"],
+            port=env["POSTGRES_PORT"],
+            user=env["POSTGRES_USER"],
+            password=env["POSTGRES_PASSWORD"] or None,
+            connect_timeout=int(env.get("POSTGRES_CONNECT_TIMEOUT", "5")),
+            autocommit=True,
+        )
+    except psycopg.Error as e:
+        raise StoreError(f"cannot reach PostgreSQL: {e}") from e
+    with conn:  # closing the session releases the lock, whatever happens in between
+        conn.execute("SELECT pg_advisory_lock(hashtext(%s))", (f"carc tables {schema}",))
+        yield
 
 
 def _check_sqlite_file(path: Path) -> None:

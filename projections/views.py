@@ -25,7 +25,7 @@ from eventsourcing.sqlite import SQLiteTrackingRecorder
 from eventsourcing.utils import Environment
 from psycopg.sql import SQL
 
-from domain.store import store_env
+from domain.store import creating_tables, store_env
 
 
 class GameSummary(msgspec.Struct, frozen=True, kw_only=True):
@@ -237,7 +237,8 @@ def open_views(url: str) -> GameViews:
     kind = kinds.get(env["PERSISTENCE_MODULE"])
     if kind is None:
         raise ValueError(f"projections need a shared database (an SQLite file or PostgreSQL), not {url!r}")
-    factory = InfrastructureFactory[TrackingRecorder].construct(env=Environment("GameProjection", env))
-    views = factory.tracking_recorder(kind)
+    with creating_tables(env):
+        factory = InfrastructureFactory[TrackingRecorder].construct(env=Environment("GameProjection", env))
+        views = factory.tracking_recorder(kind)
     assert isinstance(views, GameViews)
     return views

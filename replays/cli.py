@@ -29,7 +29,7 @@ from domain.errors import RuleViolation
 from domain.expansions import SETS as EXPANSIONS
 from domain.replay import ReplayError, Verdict, audit, describe, events_through_turn, replay
 from domain.rules import ORDERS, VARIANTS, RuleSet
-from domain.store import DEFAULT_DB, GameStore, StoreError, open_store, storage_errors
+from domain.store import DEFAULT_DB, GameStore, StoreError, open_store, storage_errors, store_env
 from projections.analytics import Format, export_analytics
 from projections.board import board_view
 from projections.explain import explain_turn, turns_in
@@ -563,6 +563,30 @@ def project(
         print_json({"events": events})
     else:
         out.print(f"projected {events} event(s) from {db}", highlight=False)
+
+
+db_app = typer.Typer(help="Set up a store.", no_args_is_help=True)
+app.add_typer(db_app, name="db")
+
+
+@db_app.command("init")
+def db_init(db: DbOption = DEFAULT_DB, json: JsonOption = False) -> None:
+    """Create every table a store needs, if missing.
+
+    The games, the service's records and the projected views. Servers and workers create them
+    too as they start, taking turns on PostgreSQL; run this once to have them find all ready.
+    """
+    from projections.views import open_views
+    from service.store import open_service_store
+
+    with user_errors():
+        open_service_store(db).close()
+        if store_env(db)["PERSISTENCE_MODULE"] != "eventsourcing.popo":  # memory: nothing to keep
+            open_views(db)
+    if json:
+        print_json({"db": db, "ready": True})
+    else:
+        out.print(f"store {db} is ready", highlight=False, markup=False)
 
 
 def main() -> None:

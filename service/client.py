@@ -195,26 +195,35 @@ def free_port() -> int:
 @contextmanager
 def local_server(db: str, timeout: float = 20.0) -> Iterator[str]:
     """A `carc serve` process on a free port of 127.0.0.1, stopped on exit; yields its base URL."""
-    port = free_port()
-    process = subprocess.Popen([CARC, "serve", "--db", db, "--port", str(port)])
-    url = f"http://127.0.0.1:{port}"
+    process, url = start_server(db)
     try:
-        deadline = time.monotonic() + timeout
-        while True:
-            if process.poll() is not None:
-                raise RuntimeError(f"carc serve exited with {process.returncode}")
-            try:
-                # An unknown game: a cheap request that answers 404 once the app is up.
-                urllib.request.urlopen(f"{url}/games/{uuid4()}", timeout=1)
-            except urllib.error.HTTPError as e:
-                if e.code == 404:
-                    break
-            except OSError:
-                pass
-            if time.monotonic() > deadline:
-                raise RuntimeError("carc serve did not start in time")
-            time.sleep(0.05)
+        wait_until_up(process, url, timeout)
         yield url
     finally:
         process.terminate()
         process.wait(10)
+
+
+def start_server(db: str) -> tuple[subprocess.Popen[bytes], str]:
+    """A `carc serve` process on a free port of 127.0.0.1, and its base URL; not yet answering."""
+    port = free_port()
+    return subprocess.Popen([CARC, "serve", "--db", db, "--port", str(port)]), f"http://127.0.0.1:{port}"
+
+
+def wait_until_up(process: subprocess.Popen[bytes], url: str, timeout: float = 20.0) -> None:
+    """Return once the server at `url` answers; RuntimeError if it exits or takes too long."""
+    deadline = time.monotonic() + timeout
+    while True:
+        if process.poll() is not None:
+            raise RuntimeError(f"carc serve exited with {process.returncode}")
+        try:
+            # An unknown game: a cheap request that answers 404 once the app is up.
+            urllib.request.urlopen(f"{url}/games/{uuid4()}", timeout=1)
+        except urllib.error.HTTPError as e:
+            if e.code == 404:
+                return
+        except OSError:
+            pass
+        if time.monotonic() > deadline:
+            raise RuntimeError("carc serve did not start in time")
+        time.sleep(0.05)

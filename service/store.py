@@ -27,6 +27,7 @@ from domain.store import (
     GameStore,
     MsgspecMapper,
     PassThroughTranscoder,
+    creating_tables,
     open_store,
     storage_errors,
     store_env,
@@ -120,4 +121,6 @@ def open_service_store(url: str) -> ServiceStore:
     the store is then reopened as a ServiceStore, whose mapper also reads the service records.
     """
     open_store(url).close()
-    return ServiceStore(env=store_env(url))
+    env = store_env(url)
+    with creating_tables(env):
+        return ServiceStore(env=env)
