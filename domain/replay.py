@@ -22,7 +22,7 @@ from domain import events as ev
 from domain.aggregate import Game, check_setup
 from domain.commands import Command, Deploy, Pass, PlaceTile
 from domain.decide import decide
-from domain.errors import RuleViolation
+from domain.errors import RuleViolation, UserError
 from domain.expansions import PARTS
 from domain.rules import RuleSet, audit_variants
 from domain.state import GameState
@@ -72,7 +72,7 @@ Some events are sometimes the engine's and sometimes a player's (a discard of a 
 nowhere or one declined; a part's unchallenged bid or free pick): they are in both tables."""
 
 
-class ReplayError(Exception):
+class ReplayError(UserError):
     """A recorded event the replay refuses: its index in the log (0-based), the event, the rule.
 
     `rule` is None when no game rule is at stake: the log itself is damaged (an event of another

@@ -28,9 +28,9 @@ from eventsourcing.persistence import (
 
 from domain import events as ev
 from domain.aggregate import Game, project_game
+from domain.defaults import DEFAULT_DB
+from domain.errors import UserError
 from domain.expansions import EVENT_TYPES
-
-DEFAULT_DB = "carc.sqlite"
 
 _ENCODER = msgspec.msgpack.Encoder()
 _DECODERS = {name: msgspec.msgpack.Decoder(cls) for name, cls in EVENT_TYPES.items()}
@@ -82,7 +82,7 @@ class MsgspecMapper(Mapper[UUID]):
             ) from e
 
 
-class StoreError(Exception):
+class StoreError(UserError):
     """The store cannot be opened or read; the message says which and why."""
 
 

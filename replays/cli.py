@@ -13,34 +13,33 @@ from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated, Any, NoReturn
+from typing import TYPE_CHECKING, Annotated, Any, Literal, NoReturn
 from uuid import UUID
 
 import msgspec
 import typer
 from rich.console import Console
-from rich.progress import Progress
 from rich.table import Table
 
 from domain import events as ev
 from domain.aggregate import Game
 from domain.bots import DEFAULT_NAMES, play_bot_game
-from domain.errors import RuleViolation
+from domain.defaults import DEFAULT_DB
+from domain.errors import RuleViolation, UserError
 from domain.expansions import SETS as EXPANSIONS
-from domain.replay import ReplayError, Verdict, audit, describe, events_through_turn, replay
+from domain.replay import Verdict, audit, describe, events_through_turn, replay
 from domain.rules import ORDERS, VARIANTS, RuleSet
-from domain.store import DEFAULT_DB, GameStore, StoreError, open_store, storage_errors, store_env
-from projections.analytics import Format, export_analytics
 from projections.board import board_view
 from projections.explain import explain_turn, turns_in
-from projections.projector import run_projection
 from projections.scores import score_report, standings
 from projections.text import render_board
 from replays import records
-from replays.check import FAILING, CheckResult, check_file, jcz_paths
-from replays.jcz import JczError
-from replays.records import RecordError
-from replays.sources import is_jcz, read_source
+
+# Each command imports what only it needs (the store's engine, the PostgreSQL driver, Parquet,
+# JCloisterZone saves, the web stack) when it runs: `carc --help` and a file's scores start at once.
+if TYPE_CHECKING:
+    from domain.store import GameStore
+    from replays.check import CheckResult
 
 app = typer.Typer(
     help="Event-sourced Carcassonne: play bot games, store them, replay and score them.",
@@ -78,7 +77,7 @@ def user_errors() -> Iterator[None]:
     """Turn the errors users can cause into a message and exit code 1."""
     try:
         yield
-    except (StoreError, RuleViolation, RecordError, ReplayError, JczError) as e:
+    except (UserError, RuleViolation) as e:
         fail(str(e))
 
 
@@ -88,6 +87,8 @@ def print_json(data: Any) -> None:
 
 def resolve_game(store: GameStore, text: str) -> UUID:
     """A game id from its full form or a unique prefix."""
+    from domain.store import StoreError
+
     try:
         return UUID(text)
     except ValueError:
@@ -165,6 +166,8 @@ def play(
     json: JsonOption = False,
 ) -> None:
     """Play a complete game between seeded random bots, store it, reload it and print the standings."""
+    from domain.store import open_store
+
     sets = parse_expansions(expansions)
     seats = tuple(n.strip() for n in names.split(",")) if names else DEFAULT_NAMES[:players]
     if len(seats) != players:
@@ -198,6 +201,8 @@ def play(
 @app.command()
 def games(db: DbOption = DEFAULT_DB, json: JsonOption = False) -> None:
     """List the games in the store."""
+    from domain.store import open_store
+
     with user_errors():
         started = list(open_store(db).started_games())
     if json:
@@ -229,13 +234,19 @@ def load_events(source: str, db: str, *, check: bool = True) -> list[ev.Event]:
     """
     path = Path(source)
     if path.is_file():
+        from replays.sources import is_jcz, read_source
+
         if is_jcz(path) or check:
             return read_source(path)[1]
         return records.read_events(path)
+    from domain.store import open_store
+
     return stored_events(open_store(db), source)
 
 
 def stored_events(store: GameStore, game: str) -> list[ev.Event]:
+    from domain.store import StoreError
+
     game_id = resolve_game(store, game)
     events = store.game_events(game_id)
     if not events:
@@ -305,6 +316,8 @@ def export(
     db: DbOption = DEFAULT_DB,
 ) -> None:
     """Write a stored game to a recorded-game file (JSON Lines, see README)."""
+    from domain.store import open_store
+
     with user_errors():
         events = stored_events(open_store(db), game)
     try:
@@ -330,6 +343,9 @@ def import_(
     A JCloisterZone save is read under JCloisterZone's reading of the rules (V-ORDER-JCZ and the
     JCZ-* switches). Nothing is stored unless the whole file is valid.
     """
+    from domain.store import StoreError, open_store, storage_errors
+    from replays.sources import read_source
+
     with user_errors():
         game, events = read_source(file)
         store = open_store(db)
@@ -417,7 +433,7 @@ def export_analytics_(
     games: Annotated[
         list[str] | None, typer.Argument(help="Game ids or prefixes (default: every game).")
     ] = None,
-    fmt: Annotated[Format, typer.Option("--format", help="parquet or csv.")] = "parquet",
+    fmt: Annotated[Literal["parquet", "csv"], typer.Option("--format", help="parquet or csv.")] = "parquet",
     output: Annotated[Path, typer.Option("--output", "-o", help="Folder for the table files.")] = Path(
         "analytics"
     ),
@@ -425,6 +441,11 @@ def export_analytics_(
     json: JsonOption = False,
 ) -> None:
     """Write the analytics tables (games, events, scores, features, bids) of stored games."""
+    from rich.progress import Progress
+
+    from domain.store import open_store
+    from projections.analytics import export_analytics
+
     with user_errors():
         store = open_store(db)
         ids = (
@@ -457,6 +478,8 @@ def explain(
     json: JsonOption = False,
 ) -> None:
     """The turn parts of one turn, event by event, with the rule id behind each step."""
+    from domain.store import open_store
+
     with user_errors():
         store = open_store(db)
         events = store.game_events(resolve_game(store, game_id))
@@ -486,6 +509,10 @@ def check(
 
     Exits with 1 when a game disagrees or a file cannot be read.
     """
+    from rich.progress import Progress
+
+    from replays.check import FAILING, check_file, jcz_paths
+
     files = jcz_paths(paths)
     if not files:
         fail(f"no .jcz files in {', '.join(map(str, paths))}")
@@ -551,6 +578,8 @@ def project(
     json: JsonOption = False,
 ) -> None:
     """Keep the game summary and score tables up to date with the store, until interrupted."""
+    from projections.projector import run_projection
+
     stop = threading.Event()
     for sig in (signal.SIGINT, signal.SIGTERM):
         signal.signal(sig, lambda *_: stop.set())
@@ -576,6 +605,7 @@ def db_init(db: DbOption = DEFAULT_DB, json: JsonOption = False) -> None:
     The games, the service's records and the projected views. Servers and workers create them
     too as they start, taking turns on PostgreSQL; run this once to have them find all ready.
     """
+    from domain.store import store_env
     from projections.views import open_views
     from service.store import open_service_store
 

@@ -26,7 +26,7 @@ import msgspec
 from domain.aggregate import Game
 from domain.catalogue import START_TILE
 from domain.commands import Command, Deploy, Pass, PlaceTile
-from domain.errors import RuleViolation
+from domain.errors import RuleViolation, UserError
 from domain.expansions import PARTS, SETS, start_tile_of
 from domain.expansions.abbey import PlaceAbbey
 from domain.expansions.barn import corner_field as barn_corner_field
@@ -100,7 +100,7 @@ _JCZ_RULES: dict[tuple[str, Any], dict[str, Any]] = {
 _HALVES = {"NL": "Nw", "NR": "Ne", "EL": "En", "ER": "Es", "SL": "Se", "SR": "Sw", "WL": "Ws", "WR": "Wn"}
 
 
-class JczError(Exception):
+class JczError(UserError):
     """A save we cannot read or replay."""
 
 

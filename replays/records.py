@@ -22,6 +22,7 @@ import msgspec
 
 from domain import events as ev
 from domain.aggregate import Game
+from domain.errors import UserError
 from domain.expansions import EVENT_TYPES, GameEvent
 from domain.replay import Replay, ReplayError, describe
 from domain.rules import RuleSet
@@ -48,7 +49,7 @@ class _Signature(msgspec.Struct, frozen=True):
     version: int | None = None
 
 
-class RecordError(Exception):
+class RecordError(UserError):
     """A recorded-game file we refuse: the 1-based line (None: the file cannot be read at all),
     and the event and rule if one is at stake."""
 
