@@ -219,12 +219,16 @@ def _query_value(query: str, key: str) -> str | None:
     return values[0] if values else None
 
 
-def open_store(url: str | None = None) -> GameStore:
-    """Open (creating if needed) the store at `url`; default ``$CARC_DB`` or ./carc.sqlite."""
+def open_store(url: str | None = None, *, create: bool = True) -> GameStore:
+    """Open the store at `url` (default ``$CARC_DB`` or ./carc.sqlite), creating it if needed and
+    `create`; a command that only reads passes False, so a mistyped file name is an error rather
+    than a new, empty store."""
     url = url or os.environ.get("CARC_DB") or DEFAULT_DB
     env = store_env(url)
     path = env.get("SQLITE_DBNAME")
     if path is not None:
+        if not create and not Path(path).is_file():
+            raise StoreError(f"no store {path}: the file does not exist (check --db or $CARC_DB)")
         _check_sqlite_file(Path(path))
     try:
         with creating_tables(env):

@@ -67,6 +67,24 @@ UntilOption = Annotated[int | None, typer.Option("--until", min=1, help="As of t
 TurnOption = Annotated[int | None, typer.Option("--turn", min=0, help="As of the end of this turn.")]
 
 
+def _print_version(asked: bool) -> None:
+    if asked:
+        from importlib.metadata import version
+
+        out.print(f"carc {version('carcassonne-replay')}", highlight=False, markup=False)
+        raise typer.Exit()
+
+
+@app.callback()
+def _options(
+    version: Annotated[
+        bool,
+        typer.Option("--version", callback=_print_version, is_eager=True, help="Print the version and exit."),
+    ] = False,
+) -> None:
+    """Event-sourced Carcassonne: play bot games, store them, replay and score them."""
+
+
 def fail(message: str, code: int = 1) -> NoReturn:
     err.print(f"[bold red]error:[/] {message}", highlight=False, soft_wrap=True)
     raise typer.Exit(code)
@@ -204,7 +222,7 @@ def games(db: DbOption = DEFAULT_DB, json: JsonOption = False) -> None:
     from domain.store import open_store
 
     with user_errors():
-        started = list(open_store(db).started_games())
+        started = list(open_store(db, create=False).started_games())
     if json:
         print_json(
             [
@@ -239,9 +257,13 @@ def load_events(source: str, db: str, *, check: bool = True) -> list[ev.Event]:
         if is_jcz(path) or check:
             return read_source(path)[1]
         return records.read_events(path)
+    if path.is_dir():
+        raise UserError(f"{source} is a folder, not a recorded-game file")
+    if any(c in source for c in "./\\"):  # a game id (or prefix) is hex digits and dashes only
+        raise UserError(f"file not found: {source}")
     from domain.store import open_store
 
-    return stored_events(open_store(db), source)
+    return stored_events(open_store(db, create=False), source)
 
 
 def stored_events(store: GameStore, game: str) -> list[ev.Event]:
@@ -319,7 +341,7 @@ def export(
     from domain.store import open_store
 
     with user_errors():
-        events = stored_events(open_store(db), game)
+        events = stored_events(open_store(db, create=False), game)
     try:
         records.write(events, output)
     except OSError as e:
@@ -447,7 +469,7 @@ def export_analytics_(
     from projections.analytics import export_analytics
 
     with user_errors():
-        store = open_store(db)
+        store = open_store(db, create=False)
         ids = (
             [resolve_game(store, g) for g in games]
             if games
@@ -481,7 +503,7 @@ def explain(
     from domain.store import open_store
 
     with user_errors():
-        store = open_store(db)
+        store = open_store(db, create=False)
         events = store.game_events(resolve_game(store, game_id))
     total = turns_in(events)
     if turn > total:

@@ -83,6 +83,7 @@ def test_text_output_names_the_game(db: str) -> None:
     ],
 )
 def test_bad_arguments_exit_non_zero_with_a_message(db: str, args: tuple[str, ...], message: str) -> None:
+    assert carc("db", "init", "--db", db)[0] == 0  # a store, empty
     code, out, err = carc(*args, "--db", db)
     assert code == 1
     assert message in err
