@@ -19,7 +19,6 @@ from uuid import UUID
 import msgspec
 import typer
 from rich.console import Console
-from rich.table import Table
 
 from domain import events as ev
 from domain.aggregate import Game
@@ -34,6 +33,7 @@ from projections.explain import explain_turn, turns_in
 from projections.scores import score_report, standings
 from projections.text import render_board
 from replays import records
+from replays.tables import Cell, Column, Row, show_table
 
 # Each command imports what only it needs (the store's engine, the PostgreSQL driver, Parquet,
 # JCloisterZone saves, the web stack) when it runs: `carc --help` and a file's scores start at once.
@@ -146,14 +146,9 @@ def parse_rules(order: str, variants: list[str]) -> RuleSet:
 
 
 def print_standings(game: Game, title: str) -> None:
-    out.print(title, highlight=False, soft_wrap=True)
-    table = Table()
-    table.add_column("rank", justify="right")
-    table.add_column("player")
-    table.add_column("points", justify="right")
-    for s in standings(game.state):
-        table.add_row(str(s.rank), s.name, str(s.points))
-    out.print(table)
+    columns = (Column("rank", justify="right"), Column("player"), Column("points", justify="right"))
+    rows = [(str(s.rank), s.name, str(s.points)) for s in standings(game.state)]
+    show_table(out, title, columns, rows)
 
 
 @app.command()
@@ -236,12 +231,11 @@ def games(db: DbOption = DEFAULT_DB, json: JsonOption = False) -> None:
             ]
         )
         return
-    table = Table(title=f"{len(started)} game(s) in {db}")
-    for column in ("game", "players", "expansions", "seed"):
-        table.add_column(column)
-    for s in started:
-        table.add_row(str(s.originator_id), ", ".join(s.players), ", ".join(s.expansions), str(s.seed))
-    out.print(table)
+    columns = (Column("game"), Column("players"), Column("expansions"), Column("seed", justify="right"))
+    rows = [
+        (str(s.originator_id), ", ".join(s.players), ",".join(s.expansions), str(s.seed)) for s in started
+    ]
+    show_table(out, f"{len(started)} game(s) in {db}", columns, rows)
 
 
 def load_events(source: str, db: str, *, check: bool = True) -> list[ev.Event]:
@@ -300,15 +294,27 @@ def scores(
     if json:
         print_json(report)
         return
-    table = Table(title=f"Score timeline of {report.game}")
-    for column in ("event", "turn", "player", "points", "for", "rule"):
-        table.add_column(column)
+    columns = (
+        Column("event", justify="right"),
+        Column("turn", justify="right"),
+        Column("player"),
+        Column("points", justify="right"),
+        Column("rule"),
+        Column("for", folds=True),
+    )
     names = game.state.players
-    for a in report.timeline:
-        parts = ", ".join(f"{n} {k}" for k, n in a.parts)
-        what = f"{a.category}{' (end)' if a.final else ''}: {parts}"
-        table.add_row(str(a.version), str(a.turn), names[a.player], str(a.points), what, a.rule)
-    out.print(table)
+    rows = [
+        (
+            str(a.version),
+            str(a.turn),
+            names[a.player],
+            str(a.points),
+            a.rule,
+            f"{a.category}{' (end)' if a.final else ''}: {', '.join(f'{n} {k}' for k, n in a.parts)}",
+        )
+        for a in report.timeline
+    ]
+    show_table(out, f"Score timeline of {report.game}", columns, rows)
     print_standings(game, "Final standings" if report.over else f"Standings at event {report.version}")
 
 
@@ -421,8 +427,15 @@ def audit_reading(verdict: Verdict) -> AuditReading:
     )
 
 
+WideOption = Annotated[
+    bool, typer.Option("--wide", help="Show every column, long ones too (--json has everything).")
+]
+
+
 @app.command("audit")
-def audit_(source: SourceArgument, db: DbOption = DEFAULT_DB, json: JsonOption = False) -> None:
+def audit_(
+    source: SourceArgument, db: DbOption = DEFAULT_DB, wide: WideOption = False, json: JsonOption = False
+) -> None:
     """Re-check one game under its own rule set and every other variant and ordering."""
     with user_errors():
         events = load_events(source, db, check=False)
@@ -431,23 +444,35 @@ def audit_(source: SourceArgument, db: DbOption = DEFAULT_DB, json: JsonOption =
     if json:
         print_json({"game": game_id, "readings": readings})
         return
-    table = Table(title=f"Audit of game {game_id}")
-    for column in ("rule set", "verdict", "first refused event", "rule", "why", "points"):
-        table.add_column(column)
+    columns = (
+        Column("reading"),
+        Column("verdict"),
+        Column("event", justify="right"),
+        Column("refused", wide=True),
+        Column("rule"),
+        Column("why", wide=True, folds=True),
+        Column("points"),
+    )
+    rows: list[Row] = []
     for name, r in readings.items():
         points = ", ".join(f"{player} {n}" for player, n in r.final.items())
         if r.legal:
-            table.add_row(name, "[green]legal[/]", "", "", "", f"{points}{'' if r.over else ' (unfinished)'}")
-        else:
-            table.add_row(
-                name,
-                "[red]illegal[/]",
-                f"{r.event}: {r.refused}",
-                r.rule or "",
-                r.message,
-                f"{points} (at {r.reached})",
+            rows.append(
+                (name, Cell("legal", "green"), "", "", "", "", f"{points}{'' if r.over else ' (unfinished)'}")
             )
-    out.print(table)
+        else:
+            rows.append(
+                (
+                    name,
+                    Cell("illegal", "red"),
+                    str(r.event),
+                    r.refused or "",
+                    r.rule or "",
+                    r.message or "",
+                    f"{points} (at {r.reached})",
+                )
+            )
+    show_table(out, f"Audit of game {game_id}", columns, rows, wide=wide)
 
 
 @app.command("export-analytics")
@@ -484,12 +509,9 @@ def export_analytics_(
     if json:
         print_json({"games": len(ids), "folder": str(output), "rows": written})
         return
-    table = Table(title=f"{len(ids)} game(s) written to {output} as {fmt}")
-    table.add_column("table")
-    table.add_column("rows", justify="right")
-    for name, rows in written.items():
-        table.add_row(f"{name}.{fmt}", str(rows))
-    out.print(table)
+    columns = (Column("table"), Column("rows", justify="right"))
+    lines = [(f"{name}.{fmt}", str(n)) for name, n in written.items()]
+    show_table(out, f"{len(ids)} game(s) written to {output} as {fmt}", columns, lines)
 
 
 @app.command()
@@ -512,19 +534,24 @@ def explain(
     if json:
         print_json(explanation)
         return
-    out.print(f"Turn {turn}, played under {explanation.ordering}", highlight=False)
-    table = Table()
-    for column in ("event", "part", "step", "rule", "details"):
-        table.add_column(column)
-    for step in explanation.steps:
-        details = ", ".join(f"{k}={v}" for k, v in step.details.items())
-        table.add_row(str(step.version), step.part, step.event, step.rule, details)
-    out.print(table)
+    columns = (
+        Column("event", justify="right"),
+        Column("part"),
+        Column("step"),
+        Column("rule"),
+        Column("details"),
+    )
+    rows = [
+        (str(s.version), s.part, s.event, s.rule, ", ".join(f"{k}={v}" for k, v in s.details.items()))
+        for s in explanation.steps
+    ]
+    show_table(out, f"Turn {turn}, played under {explanation.ordering}", columns, rows)
 
 
 @app.command()
 def check(
     paths: Annotated[list[Path], typer.Argument(help="JCloisterZone .jcz files, or folders holding them.")],
+    wide: WideOption = False,
     json: JsonOption = False,
 ) -> None:
     """Replay recorded games through our engine and compare with what each file expects.
@@ -549,31 +576,42 @@ def check(
     if json:
         print_json({"results": results, "verdicts": verdicts})
     else:
-        print_check_table(results, verdicts)
+        print_check_table(results, verdicts, wide)
     if any(r.verdict in FAILING for r in results):
         raise typer.Exit(1)
 
 
-def print_check_table(results: list[CheckResult], verdicts: Counter[str]) -> None:
+def print_check_table(results: list[CheckResult], verdicts: Counter[str], wide: bool) -> None:
     summary = ", ".join(f"{n} {verdict}" for verdict, n in sorted(verdicts.items())) or "no files"
-    table = Table(title=f"{len(results)} game(s): {summary}")
-    for column in ("game", "sets", "players", "verdict", "turn", "decision", "we computed", "the file says"):
-        table.add_column(column, overflow="fold")
+    columns = (
+        Column("game"),
+        Column("folder", wide=True),
+        Column("sets"),
+        Column("players", justify="right"),
+        Column("verdict"),
+        Column("turn", justify="right"),
+        Column("decision", wide=True, justify="right"),
+        Column("we computed", wide=True),
+        Column("the file says", wide=True),
+    )
     colours = {"agrees": "green", "disagrees": "red", "error": "red", "unsupported": "yellow"}
+    rows: list[Row] = []
     for r in results:
         d = r.disagreement
-        verdict = f"[{colours.get(r.verdict, 'default')}]{r.verdict}[/]" + (f" ({d.what})" if d else "")
-        table.add_row(
-            "/".join(Path(r.game).parts[-2:]),  # folder and name tell the reference games apart
-            "+".join(r.sets),
-            str(len(r.players)),
-            verdict,
-            "" if d is None or d.turn is None else str(d.turn),
-            "" if d is None or d.decision is None else str(d.decision),
-            d.ours if d else (r.reason or ""),  # unsupported: what we lack; error: why
-            d.theirs if d else "",
+        rows.append(
+            (
+                Path(r.game).name,
+                str(Path(r.game).parent),
+                "+".join(r.sets),
+                str(len(r.players)),
+                Cell(r.verdict + (f" ({d.what})" if d else ""), colours.get(r.verdict, "default")),
+                "" if d is None or d.turn is None else str(d.turn),
+                "" if d is None or d.decision is None else str(d.decision),
+                d.ours if d else (r.reason or ""),  # unsupported: what we lack; error: why
+                d.theirs if d else "",
+            )
         )
-    out.print(table)
+    show_table(out, f"{len(results)} game(s): {summary}", columns, rows, wide=wide)
 
 
 @app.command()

@@ -1,0 +1,108 @@
+"""Tables of results, readable on an 80-column terminal and in a pipe.
+
+On a terminal a table is drawn with rich: each cell on one line, cut with an ellipsis when the
+terminal is too narrow, but for the last column, which folds. Columns marked wide (long paths,
+explanations) are shown only when asked (`--wide`): `--json` has everything anyway. When stdout is
+no terminal the same columns come as plain text aligned on spaces, one row a line, never cut,
+for `grep`, `sort` and `column`. Cells are text, never markup: a player may be named `[/]`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Literal, NamedTuple
+
+from rich import box
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+
+class Column(NamedTuple):
+    name: str
+    wide: bool = False  # left out of the default view
+    justify: Literal["left", "right"] = "left"
+    folds: bool = False  # too long, it goes on over more lines instead of losing its end
+
+
+class Cell(NamedTuple):
+    """A cell with a style on a terminal (a verdict in colour); plain text elsewhere."""
+
+    text: str
+    style: str
+
+
+Row = Sequence[str | Cell]
+
+
+def show_table(
+    console: Console, title: str, columns: Sequence[Column], rows: Iterable[Row], *, wide: bool = False
+) -> None:
+    shown = [i for i, column in enumerate(columns) if wide or not column.wide]
+    picked = [[row[i] for i in shown] for row in rows]
+    heads = [columns[i] for i in shown]
+    if console.is_terminal:
+        console.print(_rich_table(title, heads, picked, console.width))
+    else:
+        console.print(title, markup=False, highlight=False, soft_wrap=True)
+        for line in _plain_lines(heads, picked):
+            console.print(line, markup=False, highlight=False, soft_wrap=True)
+
+
+def _rich_table(title: str, columns: Sequence[Column], rows: list[list[str | Cell]], width: int) -> Table:
+    # Few rules between columns: each one costs width an 80-column terminal does not have.
+    table = Table(title=Text(title), title_justify="left", box=box.SIMPLE_HEAD, pad_edge=False)
+    texts = [[c.text if isinstance(c, Cell) else c for c in row] for row in rows]
+    natural = [max([len(c.name), *(len(r[i]) for r in texts)]) for i, c in enumerate(columns)]
+    widths = _fitted(natural, [c.folds for c in columns], width)
+    for column, fitted in zip(columns, widths, strict=True):
+        table.add_column(
+            column.name,
+            justify=column.justify,
+            no_wrap=not column.folds,
+            overflow="fold" if column.folds else "ellipsis",
+            width=fitted,
+        )
+    for row in rows:
+        table.add_row(*(Text(c.text, style=c.style) if isinstance(c, Cell) else Text(c) for c in row))
+    return table
+
+
+# What rich spends beside the cells with box.SIMPLE_HEAD: 3 characters between two columns, and
+# one at each edge.
+_GAP = 3
+_EDGES = 2
+_NARROWEST = 6
+
+
+def _fitted(natural: list[int], folds: list[bool], width: int) -> list[int]:
+    """Column widths that fit `width`. Columns that fold give way first, then the widest (a long
+    file name loses its end before a verdict or a number loses anything), none below a few
+    characters."""
+    widths = list(natural)
+    excess = sum(widths) + _GAP * (len(widths) - 1) + _EDGES - width
+    while excess > 0:
+        widest = max(range(len(widths)), key=lambda i: (folds[i] and widths[i] > _NARROWEST, widths[i]))
+        if widths[widest] <= _NARROWEST:
+            break  # nothing left to give: rich cuts what still overflows
+        widths[widest] -= 1
+        excess -= 1
+    return widths
+
+
+def _plain_lines(columns: Sequence[Column], rows: list[list[str | Cell]]) -> list[str]:
+    texts = [[c.text if isinstance(c, Cell) else c for c in row] for row in rows]
+    # Control characters would let a cell move the cursor or clear the screen: shown escaped.
+    texts = [
+        [cell.encode("unicode_escape").decode() if not cell.isprintable() else cell for cell in row]
+        for row in texts
+    ]
+    widths = [max([len(column.name), *(len(row[i]) for row in texts)]) for i, column in enumerate(columns)]
+
+    def line(cells: Sequence[str]) -> str:
+        return "  ".join(
+            cell.rjust(width) if column.justify == "right" else cell.ljust(width)
+            for cell, width, column in zip(cells, widths, columns, strict=True)
+        ).rstrip()
+
+    return [line([c.name for c in columns]), *(line(row) for row in texts)]
