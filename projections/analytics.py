@@ -2,12 +2,17 @@
 
 Tables (one file each in the output folder):
 
-* ``games``    one row per game: setup, rule set, number of events and turns, finished or not.
+* ``games``    one row per game: setup (players and sets as lists, the rule set as a struct),
+  number of events and turns, finished or not, each player's points and the winners.
 * ``events``   one row per event: its type, turn and the usual fields; the rest as JSON (`detail`).
 * ``scores``   the score timeline: every award with player, points, feature kind, rule id, turn.
 * ``features`` every feature completed during play (occupied or not): kind, size, points, scorers.
 * ``bids``     every bazaar bid: the chooser's opening bid and each raise (game, version, turn,
   player, amount, tile, opening).
+
+A player is always named by name (`player`, `players`, `winners`), with the seat number beside
+it where a table names one player (`seat`, 0 = the first to play). Parquet keeps lists, structs
+and maps as such; CSV, which has none, writes each such cell as JSON text.
 
 Games are read one at a time and rows are written every `batch` games, so memory stays bounded
 whatever the number of games.
@@ -28,6 +33,7 @@ import pyarrow.parquet as pq
 from domain import events as ev
 from domain.aggregate import Game
 from domain.expansions import bazaars as bz
+from domain.rules import RuleSet
 from domain.scoring import category, majority
 from domain.state import GameState, feature_value
 from domain.store import GameStore
@@ -36,17 +42,34 @@ Format = Literal["parquet", "csv"]
 Rows = dict[str, list[dict[str, Any]]]
 
 _S, _I, _B = pa.string(), pa.int64(), pa.bool_()
+_NAMES = pa.list_(_S)
+
+
+def _arrow_type(value: object) -> pa.DataType:
+    """The column type of one rule-set switch, from its default value."""
+    if isinstance(value, bool):
+        return _B
+    if isinstance(value, int):
+        return _I
+    if isinstance(value, tuple):
+        return _NAMES
+    return _S
+
+
+_RULES = pa.struct([(name, _arrow_type(value)) for name, value in msgspec.structs.asdict(RuleSet()).items()])
 SCHEMAS: dict[str, pa.Schema] = {
     "games": pa.schema(
         [
             ("game", _S),
             ("seed", _I),
-            ("players", _S),  # names in seat order, comma-separated (CSV has no lists)
-            ("expansions", _S),
-            ("rules", _S),  # the rule set as JSON
+            ("players", _NAMES),  # in seat order
+            ("expansions", _NAMES),
+            ("rules", _RULES),
             ("events", _I),
             ("turns", _I),
             ("over", _B),
+            ("final", pa.map_(_S, _I)),  # player -> points, at the game's end (or where it stops)
+            ("winners", _NAMES),  # the players with the most points, once the game is over
         ]
     ),
     "events": pa.schema(
@@ -55,7 +78,8 @@ SCHEMAS: dict[str, pa.Schema] = {
             ("version", _I),
             ("turn", _I),
             ("type", _S),
-            ("player", _I),
+            ("seat", _I),
+            ("player", _S),
             ("tile", _S),
             ("x", _I),
             ("y", _I),
@@ -85,7 +109,7 @@ SCHEMAS: dict[str, pa.Schema] = {
             ("kind", _S),
             ("size", _I),  # tiles
             ("points", _I),
-            ("players", _S),  # the scorers, comma-separated; empty if nobody held it
+            ("players", _NAMES),  # the scorers; empty if nobody held it
         ]
     ),
     "bids": pa.schema(
@@ -93,6 +117,7 @@ SCHEMAS: dict[str, pa.Schema] = {
             ("game", _S),
             ("version", _I),
             ("turn", _I),
+            ("seat", _I),
             ("player", _S),
             ("amount", _I),
             ("tile", _S),
@@ -101,8 +126,8 @@ SCHEMAS: dict[str, pa.Schema] = {
     ),
 }
 
-_EVENT_COLUMNS = ("player", "tile", "x", "y", "rotation", "location")
-_NOT_DETAIL = {*_EVENT_COLUMNS, "originator_id", "originator_version"}
+_EVENT_COLUMNS = ("tile", "x", "y", "rotation", "location")
+_NOT_DETAIL = {*_EVENT_COLUMNS, "player", "originator_id", "originator_version"}
 
 
 def _bid_row(state: GameState, event: bz.BazaarTileChosen | bz.BidRaised) -> dict[str, object]:
@@ -114,6 +139,7 @@ def _bid_row(state: GameState, event: bz.BazaarTileChosen | bz.BidRaised) -> dic
         "game": str(state.id),
         "version": event.originator_version,
         "turn": state.turn,
+        "seat": event.player,
         "player": state.players[event.player],
         "amount": event.bid,
         "tile": auction.tiles[event.index if isinstance(event, bz.BazaarTileChosen) else auction.index],
@@ -143,7 +169,7 @@ def game_rows(events: Sequence[ev.Event]) -> Rows:
                         "kind": category(feature),
                         "size": len(feature.tiles),
                         "points": feature_value(state, feature, completed=True)[0],
-                        "players": ", ".join(names[p] for p in majority(feature)),
+                        "players": [names[p] for p in majority(feature)],
                     }
                 )
         if isinstance(event, bz.BazaarTileChosen | bz.BidRaised):
@@ -151,12 +177,15 @@ def game_rows(events: Sequence[ev.Event]) -> Rows:
         game.replay(event)
         fields = msgspec.to_builtins(event)
         del fields["type"]
+        seat = fields.get("player")
         rows["events"].append(
             {
                 "game": str(state.id),
                 "version": event.originator_version,
                 "turn": state.turn,
                 "type": type(event).__name__,
+                "seat": seat,
+                "player": state.players[seat] if isinstance(seat, int) else None,
                 **{column: fields.get(column) for column in _EVENT_COLUMNS},
                 "detail": msgspec.json.encode(
                     {k: v for k, v in fields.items() if k not in _NOT_DETAIL}
@@ -178,16 +207,21 @@ def game_rows(events: Sequence[ev.Event]) -> Rows:
         }
         for a in state.awards
     ]
+    best = max(state.scores)
     rows["games"] = [
         {
             "game": gid,
             "seed": started.seed,
-            "players": ", ".join(state.players),
-            "expansions": ", ".join(state.expansions),
-            "rules": msgspec.json.encode(state.rules).decode(),
+            "players": list(state.players),
+            "expansions": list(state.expansions),
+            "rules": msgspec.structs.asdict(state.rules),
             "events": state.version,
             "turns": state.turn,
             "over": state.over,
+            "final": list(zip(state.players, state.scores, strict=True)),
+            "winners": [n for n, p in zip(state.players, state.scores, strict=True) if p == best]
+            if state.over
+            else [],
         }
     ]
     return rows
@@ -202,8 +236,32 @@ def _open(path: Path, fmt: Format, schema: pa.Schema) -> _Writer:
     if fmt == "parquet":
         writer: _Writer = pq.ParquetWriter(path, schema)
     else:
-        writer = pacsv.CSVWriter(path, schema)
+        writer = pacsv.CSVWriter(path, csv_schema(schema))
     return writer
+
+
+def _nested(kind: pa.DataType) -> bool:
+    return bool(pa.types.is_nested(kind))
+
+
+def csv_schema(schema: pa.Schema) -> pa.Schema:
+    """The schema a table has in CSV: its lists, structs and maps become JSON text."""
+    return pa.schema([(f.name, _S if _nested(f.type) else f.type) for f in schema])
+
+
+def _table(rows: list[dict[str, Any]], schema: pa.Schema, fmt: Format) -> pa.Table:
+    if fmt == "csv":
+        nested = [f.name for f in schema if _nested(f.type)]
+        rows = [{**row, **{name: _json_cell(row[name]) for name in nested}} for row in rows]
+        schema = csv_schema(schema)
+    return pa.Table.from_pylist(rows, schema=schema)
+
+
+def _json_cell(value: object) -> str:
+    """A nested cell as JSON; a map (a list of pairs here) as an object."""
+    if isinstance(value, list) and value and isinstance(value[0], tuple):
+        value = dict(value)
+    return msgspec.json.encode(value).decode()
 
 
 def export_analytics(
@@ -227,7 +285,7 @@ def export_analytics(
     def flush() -> None:
         for name, rows in pending.items():
             if rows:
-                writers[name].write_table(pa.Table.from_pylist(rows, schema=SCHEMAS[name]))
+                writers[name].write_table(_table(rows, SCHEMAS[name], fmt))
                 written[name] += len(rows)
                 rows.clear()
 

@@ -10,6 +10,7 @@ import json
 from pathlib import Path
 
 import duckdb
+import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 from typer.testing import CliRunner
@@ -68,7 +69,14 @@ def test_parquet_tables_have_the_expected_rows(db: str, tmp_path: Path) -> None:
     for game in GAMES:
         row = games[str(game.id)]
         assert (row["events"], row["turns"], row["over"]) == (game.version, game.state.turn, True)
-        assert row["players"] == ", ".join(game.state.players)
+        assert row["players"] == list(game.state.players)
+        assert row["expansions"] == list(game.state.expansions)
+        assert row["rules"]["order"] == game.state.rules.order and row["rules"]["without"] == []
+        assert dict(row["final"]) == dict(zip(game.state.players, game.state.scores, strict=True))
+        best = max(game.state.scores)
+        assert row["winners"] == [
+            n for n, p in zip(game.state.players, game.state.scores, strict=True) if p == best
+        ]
     # Every in-play award is for a completed feature; unoccupied completed features have no scorers.
     features = tables["features"].to_pylist()
     in_play = {
@@ -103,3 +111,44 @@ def test_the_readme_duckdb_query_gives_the_final_points(db: str, tmp_path: Path)
             totals[name] = totals.get(name, 0) + points
     assert {name: points for name, _, points in result} == totals
     assert all(games >= 1 for _, games, _ in result)
+
+
+def test_tables_are_what_duckdb_and_pandas_users_expect(db: str, tmp_path: Path) -> None:
+    """Lists as lists, the rule set as a struct, points as a map, players by name everywhere."""
+    export(db, tmp_path)
+    games = pq.read_table(tmp_path / "games.parquet").schema
+    assert (
+        pa.types.is_list(games.field("players").type)
+        and games.field("players").type.value_type == pa.string()
+    )
+    final = games.field("final").type
+    assert pa.types.is_map(final) and (final.key_type, final.item_type) == (pa.string(), pa.int64())
+    assert games.field("rules").type.get_field_index("order") >= 0
+    out = str(tmp_path)
+    orders = duckdb.execute(f"SELECT DISTINCT g.rules.order FROM '{out}/games.parquet' g").fetchall()
+    assert orders == [("hig",)]
+    wins = duckdb.execute(
+        f"SELECT w, count(*) FROM '{out}/games.parquet', unnest(winners) t(w) GROUP BY w"
+    ).fetchall()
+    assert sum(n for _, n in wins) >= len(GAMES)
+    for table in ("events", "scores", "bids"):
+        names = duckdb.execute(
+            f"SELECT DISTINCT player FROM '{out}/{table}.parquet' WHERE player IS NOT NULL"
+        ).fetchall()
+        assert {n for (n,) in names} <= {n for g in GAMES for n in g.state.players}
+    seats = duckdb.execute(
+        f"SELECT count(*) FROM '{out}/events.parquet' e JOIN '{out}/games.parquet' g USING (game) "
+        "WHERE e.seat IS NOT NULL AND g.players[e.seat + 1] <> e.player"
+    ).fetchone()
+    assert seats == (0,)
+
+
+def test_csv_writes_nested_cells_as_json(db: str, tmp_path: Path) -> None:
+    export(db, tmp_path, "--format", "csv")
+    with (tmp_path / "games.csv").open() as f:
+        rows = {r["game"]: r for r in csv.DictReader(f)}
+    for game in GAMES:
+        row = rows[str(game.id)]
+        assert json.loads(row["players"]) == list(game.state.players)
+        assert json.loads(row["final"]) == dict(zip(game.state.players, game.state.scores, strict=True))
+        assert json.loads(row["rules"])["order"] == "hig"
