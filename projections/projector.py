@@ -10,6 +10,7 @@ Polling also gives `--once` for free: stop when a page comes back short.
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from typing import Any
 from uuid import UUID
 
@@ -113,19 +114,29 @@ def score_rows(game: Game, start: int = 0) -> list[ScoreRow]:
     ]
 
 
-def run_projection(url: str, *, once: bool, stop: threading.Event | None = None) -> int:
+def run_projection(
+    url: str,
+    *,
+    once: bool,
+    stop: threading.Event | None = None,
+    on_progress: Callable[[int, int, int], None] = lambda position, start, end: None,
+) -> int:
     """Project every game event not yet in the views of the store at `url`; return how many.
 
     With `once`, return when caught up; otherwise keep following new events until `stop` is set.
+    After each page, `on_progress(position, start, end)` tells how far the views are between where
+    they started and the store's last event as last seen (positions in the store's event log).
     """
     store = open_store(url)
     views = open_views(url)
     projection = GameProjection(views, store)
-    position = views.max_tracking_id(store.name)
+    position = views.max_tracking_id(store.name) or 0
+    start = position
     done = 0
     stop = stop or threading.Event()
     try:
         while not stop.is_set():
+            end = store.recorder.max_notification_id() or 0
             page = store.recorder.select_notifications(
                 position, limit=PAGE, topics=projection.topics, inclusive_of_start=False
             )
@@ -133,6 +144,7 @@ def run_projection(url: str, *, once: bool, stop: threading.Event | None = None)
                 projection.process_event(store.mapper.to_domain_event(note), Tracking(store.name, note.id))
                 position = note.id
             done += len(page)
+            on_progress(position if page else end, start, max(end, position))
             if len(page) < PAGE:
                 if once:
                     break

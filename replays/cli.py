@@ -638,14 +638,26 @@ def project(
     json: JsonOption = False,
 ) -> None:
     """Keep the game summary and score tables up to date with the store, until interrupted."""
+    from rich.progress import Progress
+
     from projections.projector import run_projection
 
     stop = threading.Event()
     for sig in (signal.SIGINT, signal.SIGTERM):
         signal.signal(sig, lambda *_: stop.set())
-    with user_errors():
+    if not once:
+        err.print(
+            f"projecting {db} as events arrive (Ctrl-C or SIGTERM to stop)", highlight=False, markup=False
+        )
+    # Progress goes to stderr, so that --json keeps stdout to its one document.
+    with user_errors(), Progress(console=err, transient=True) as progress:
+        task = progress.add_task("projecting", total=None)
+
+        def advance(position: int, start: int, end: int) -> None:
+            progress.update(task, completed=position - start, total=max(end - start, 1))
+
         try:
-            events = run_projection(db, once=once, stop=stop)
+            events = run_projection(db, once=once, stop=stop, on_progress=advance)
         except ValueError as e:
             fail(str(e))
     if json:

@@ -67,6 +67,18 @@ def test_carc_project_once(db: str) -> None:
     assert json.loads(done.stdout) == {"events": game.version}
 
 
+def test_progress_is_reported_from_where_the_views_were_to_the_store_s_end(db: str) -> None:
+    store = open_store(db)
+    for seed in range(3):
+        store.save_game(play_bot_game(2, seed))
+    store.close()
+    seen: list[tuple[int, int, int]] = []
+    done = run_projection(db, once=True, on_progress=lambda *p: seen.append(p))
+    assert len(seen) > 1 and seen[0][1] == 0  # more than one page: the bar moves
+    positions = [position for position, _, _ in seen]
+    assert positions == sorted(positions) and positions[-1] == seen[-1][2] >= done
+
+
 def test_carc_project_refuses_an_in_memory_store() -> None:
     done = subprocess.run([CARC, "project", "--db", "memory", "--once"], capture_output=True)
     assert done.returncode == 1
