@@ -691,5 +691,28 @@ def db_init(db: DbOption = DEFAULT_DB, json: JsonOption = False) -> None:
         out.print(f"store {db} is ready", highlight=False, markup=False)
 
 
+# What a missing module of an optional part tells the user to install.
+_EXTRAS = {
+    "litestar": "server",
+    "uvicorn": "server",
+    "aiohttp": "server",
+    "psycopg": "postgres",
+    "pyarrow": "analytics",
+}
+
+
 def main() -> None:
-    app()
+    try:
+        app()
+    except ModuleNotFoundError as e:
+        extra = _EXTRAS.get((e.name or "").split(".")[0])
+        if extra is None:
+            raise
+        install = f"pip install 'carcassonne-replay[{extra}]'"
+        err.print(
+            f"error: this needs the {extra} extra (no module {e.name}): {install}",
+            highlight=False,
+            markup=False,
+            soft_wrap=True,
+        )
+        sys.exit(1)
