@@ -53,9 +53,11 @@ class Game:
         seed: int | None = None,
         game_id: UUID | None = None,
         start_tile: str | None = None,
+        pile_salt: str = "",
     ) -> Game:
         """A new game; the draw order is fixed now and recorded (R-BASE-2). The start tile is the
-        one the sets bring unless given."""
+        one the sets bring unless given. With a `pile_salt` (secret, random), the game also
+        records the commitment to its draw order that players may see in its place."""
         check_setup(players, draw_order, expansions, rules)
         game = cls(game_id or uuid4())
         game._record(
@@ -68,6 +70,8 @@ class Game:
                 draw_order=tuple(draw_order),
                 start_tile=start_tile or start_tile_of(tuple(expansions)),
                 seed=seed,
+                pile_salt=pile_salt,
+                pile_commitment=ev.pile_commitment(pile_salt, tuple(draw_order)) if pile_salt else "",
             )
         )
         game._advance()

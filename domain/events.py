@@ -7,6 +7,7 @@ file holds, one event per line.
 
 from __future__ import annotations
 
+import hashlib
 from uuid import UUID
 
 import msgspec
@@ -21,14 +22,27 @@ class Event(msgspec.Struct, frozen=True, kw_only=True, tag=True):
 
 
 class GameStarted(Event, frozen=True, kw_only=True):
-    """Players in seat order, the sets in play, the rule set and the whole draw order (R-BASE-2)."""
+    """Players in seat order, the sets in play, the rule set and the whole draw order (R-BASE-2).
+
+    The draw order is hidden information: where players must not see it (the service), the game
+    carries a secret `pile_salt` and `pile_commitment`, the SHA-256 of salt and order
+    (`pile_commitment` below), which players see instead; once the order and salt are revealed
+    (the game over), anyone can check that the pile was fixed at the start.
+    """
 
     players: tuple[str, ...]
     expansions: tuple[str, ...]
     rules: RuleSet
-    draw_order: tuple[str, ...]
+    draw_order: tuple[str, ...] = ()
     start_tile: str = START_TILE
     seed: int | None = None
+    pile_salt: str = ""
+    pile_commitment: str = ""
+
+
+def pile_commitment(salt: str, draw_order: tuple[str, ...]) -> str:
+    """The SHA-256 (hex) that fixes a draw order without showing it, while `salt` is secret."""
+    return hashlib.sha256(f"{salt}\n{' '.join(draw_order)}".encode()).hexdigest()
 
 
 class TileDrawn(Event, frozen=True, kw_only=True):

@@ -147,6 +147,11 @@ class Replay:
             check_setup(event.players, event.draw_order, event.expansions, self.rules or event.rules)
         except RuleViolation as e:
             raise ReplayError(0, event, e.rule, e.message) from None
+        if (
+            event.pile_commitment
+            and ev.pile_commitment(event.pile_salt, event.draw_order) != event.pile_commitment
+        ):
+            raise ReplayError(0, event, "R-BASE-2", "the draw order is not the one its commitment fixed")
         return event if self.rules is None else msgspec.structs.replace(event, rules=self.rules)
 
     @staticmethod

@@ -31,7 +31,29 @@ def jcz_game_id(save: JczSave) -> UUID:
     return uuid5(_JCZ_NAMESPACE, hashlib.sha256(msgspec.json.encode(recorded)).hexdigest())
 
 
+# Keys only a JCloisterZone save has at its top level (5.x and 4.x), never one of our events.
+_JCZ_KEYS = (b'"replay"', b'"setup"', b'"slots"', b'"appVersion"')
+
+
 def is_jcz(path: Path) -> bool:
+    """Whether a file is a JCloisterZone save, judged by what it holds, not by its name: our
+    records open with their header line (`"format": "carc-record"`) or an event (an object with
+    a `type`), a save is one object with JCloisterZone's keys. A file that is neither is taken by its extension, so that its
+    reader names what is wrong."""
+    try:
+        with path.open("rb") as f:
+            head = f.read(65536)
+    except OSError:
+        return path.suffix.lower() == ".jcz"  # the reader reports why it cannot be read
+    first = head.lstrip(b"\xef\xbb\xbf \t\r\n").split(b"\n", 1)[0]
+    try:
+        line = msgspec.json.decode(first)
+    except msgspec.DecodeError:
+        line = None
+    if isinstance(line, dict) and (line.get("format") == records.FORMAT or "type" in line):
+        return False
+    if head.lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"{") and any(key in head for key in _JCZ_KEYS):
+        return True
     return path.suffix.lower() == ".jcz"
 
 

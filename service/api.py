@@ -39,6 +39,7 @@ from service.schema import (
     game_view,
 )
 from service.store import open_service_store
+from service.visibility import PublicView
 
 POLL_SECONDS = 0.1  # how often an event stream looks for events stored by any process
 
@@ -118,8 +119,12 @@ async def stream_events(
 async def _follow(
     games: GameService, game_id: UUID, last: int, *, done: bool
 ) -> AsyncIterator[ServerSentEventMessage]:
+    first = last
+    view = PublicView(lambda: games.store.events_after(game_id, 0, first))
     while not done:
-        for event in await asyncio.to_thread(games.store.events_after, game_id, last):
+        page = await asyncio.to_thread(games.store.events_after, game_id, last)
+        # A page that ends the game hides nothing; one before it shows what players may see.
+        for event in view.show(page, over=any(isinstance(e, GameEnded) for e in page)):
             last = event.originator_version
             done = isinstance(event, GameEnded)
             yield ServerSentEventMessage(

@@ -44,6 +44,7 @@ from service.store import (
     move_record_id,
     seat_record_id,
 )
+from service.visibility import PublicView
 
 T = TypeVar("T")
 
@@ -105,7 +106,9 @@ class GameService:
         check_setup(players, (), expansions)  # before the pile is made of the sets asked for
         rng = random.Random(seed) if seed is not None else random.SystemRandom()
         pile = shuffled_pile(expansions, rng)
-        game = Game.start(players, pile, expansions=expansions, rules=rules, seed=seed)
+        # The salt keeps the pile's commitment from being checked against guesses of the order.
+        salt = secrets.token_hex(16)
+        game = Game.start(players, pile, expansions=expansions, rules=rules, seed=seed, pile_salt=salt)
         await self._write(game.collect_events())
         self._remember(game)
         return game
@@ -220,7 +223,13 @@ class GameService:
         except BaseException:
             self._forget(game.id)  # our copy is ahead of the store
             raise
-        return move_answer(game, events)
+        return self._answer(game, events)
+
+    def _answer(self, game: Game, events: tuple[ev.Event, ...]) -> MoveAnswer:
+        """The answer to a move, showing its events as the players may see them."""
+        first = events[0].originator_version if events else game.version + 1
+        view = PublicView(lambda: self.store.events_after(game.id, 0, first - 1))
+        return move_answer(game, tuple(view.show(events, over=game.over)))
 
     async def _earlier(self, record_id: UUID, request: str) -> MoveAnswer | None:
         """The answer already given to a request with this idempotency key, if any."""
@@ -234,7 +243,7 @@ class GameService:
         events = await asyncio.to_thread(
             self.store.events_after, record.game, record.before_version, record.after_version
         )
-        return move_answer(game, tuple(events))
+        return self._answer(game, tuple(events))
 
     async def _seat_of(self, game: Game, token: str | None) -> int:
         if not token:

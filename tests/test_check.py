@@ -234,18 +234,20 @@ def test_carc_check_table_names_the_first_disagreement(tmp_path: Path, wide: Non
     code, out = carc_check(str(path))
     assert code == 1
     assert "disagrees (assertion)" in out
+    assert "Ann has 5 points" not in out  # what each side says is a wide column
+    code, out = carc_check(str(path), "--wide")
     assert "Ann has 5 points" in out
 
 
 def test_carc_check_unsupported_is_not_a_failure(tmp_path: Path, wide: None) -> None:
     write(tmp_path, save([], sets={"basic:1": 1, "cult:1": 1}))
-    code, out = carc_check(str(tmp_path))
+    code, out = carc_check(str(tmp_path), "--wide")
     assert code == 0
     assert "unsupported" in out and "cult" in out
 
 
 def test_carc_check_unreadable_file_fails(tmp_path: Path, wide: None) -> None:
-    code, out = carc_check(str(tmp_path / "missing.jcz"))
+    code, out = carc_check(str(tmp_path / "missing.jcz"), "--wide")
     assert code == 1
     assert "cannot read" in out
 

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.reference import JCZ, require
 from tests.test_cli import carc
 
 READERS = [
@@ -47,3 +48,19 @@ def test_a_command_that_writes_creates_its_store(tmp_path: Path) -> None:
     fresh = tmp_path / "new.sqlite"
     assert carc("play", "--db", str(fresh))[0] == 0
     assert fresh.is_file()
+
+
+def test_a_file_s_kind_is_judged_by_its_content(tmp_path: Path) -> None:
+    """Our record saved under a .jcz name, and a JCloisterZone save under a .jsonl name, both read."""
+    db = str(tmp_path / "s.sqlite")
+    assert carc("play", "--db", db)[0] == 0
+    game = carc("games", "--db", db, "--json")[1].split('"game":"')[1].split('"')[0]
+    ours = tmp_path / "ours.jcz"
+    assert carc("export", game, "--db", db, "-o", str(ours))[0] == 0
+    theirs = tmp_path / "theirs.jsonl"
+    theirs.write_bytes(require(JCZ / "engine-tests" / "basic" / "field-scoring.jcz").read_bytes())
+    for path in (ours, theirs):
+        code, _, err = carc("scores", str(path), "--json")
+        assert code == 0, err
+    code, _, err = carc("import", str(ours), "--db", db)
+    assert code == 0 and "Already stored" in carc("import", str(ours), "--db", db)[1], err
