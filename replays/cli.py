@@ -641,10 +641,30 @@ def project(
     from rich.progress import Progress
 
     from projections.projector import run_projection
+    from projections.worker_lock import ProjectionLock
 
     stop = threading.Event()
     for sig in (signal.SIGINT, signal.SIGTERM):
         signal.signal(sig, lambda *_: stop.set())
+    lock = ProjectionLock(db)
+    with user_errors():
+        held = lock.try_acquire()
+    if not held:
+        if once:
+            err.print(
+                f"another carc project worker is keeping {db} up to date: nothing to do",
+                markup=False,
+                soft_wrap=True,
+            )
+            if json:
+                print_json({"events": 0, "another_worker": True})
+            raise typer.Exit(0)
+        err.print(
+            f"another carc project worker holds {db}: standing by to take over", markup=False, soft_wrap=True
+        )
+        while not lock.try_acquire():
+            if stop.wait(1.0):
+                raise typer.Exit(0)
     if not once:
         err.print(
             f"projecting {db} as events arrive (Ctrl-C or SIGTERM to stop)", highlight=False, markup=False
@@ -660,6 +680,8 @@ def project(
             events = run_projection(db, once=once, stop=stop, on_progress=advance)
         except ValueError as e:
             fail(str(e))
+        finally:
+            lock.release()
     if json:
         print_json({"events": events})
     else:

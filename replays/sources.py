@@ -38,8 +38,8 @@ _JCZ_KEYS = (b'"replay"', b'"setup"', b'"slots"', b'"appVersion"')
 def is_jcz(path: Path) -> bool:
     """Whether a file is a JCloisterZone save, judged by what it holds, not by its name: our
     records open with their header line (`"format": "carc-record"`) or an event (an object with
-    a `type`), a save is one object with JCloisterZone's keys. A file that is neither is taken by its extension, so that its
-    reader names what is wrong."""
+    a `type`), a save is one object with JCloisterZone's keys. A file that is neither is taken
+    by its extension, so that its reader names what is wrong."""
     try:
         with path.open("rb") as f:
             head = f.read(65536)
