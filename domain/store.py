@@ -153,15 +153,25 @@ class GameStore(Application[UUID]):
         """The first event of every stored game, oldest first."""
         start: int | None = None
         while True:
-            with storage_errors("cannot list games"):
-                page = self.recorder.select_notifications(
-                    start, limit=500, topics=["GameStarted"], inclusive_of_start=False
-                )
-            for note in page:
-                yield _STARTED_DECODER.decode(note.state)
+            page = self.started_page(start, 500)
+            yield from (started for _, started in page)
             if len(page) < 500:
                 return
-            start = page[-1].id
+            start = page[-1][0]
+
+    def started_page(self, after: int | None, limit: int) -> list[tuple[int, ev.GameStarted]]:
+        """Up to `limit` games' first events stored after notification `after`, each with its
+        notification id (the cursor for the next page), oldest first."""
+        with storage_errors("cannot list games"):
+            page = self.recorder.select_notifications(
+                after, limit=limit, topics=["GameStarted"], inclusive_of_start=False
+            )
+        return [(note.id, _STARTED_DECODER.decode(note.state)) for note in page]
+
+    def last_position(self) -> int:
+        """The id of the store's newest event (0 when empty): a cheap read that proves the store answers."""
+        with storage_errors("cannot read"):
+            return self.recorder.max_notification_id() or 0
 
 
 def _checked_projection(game: Game | None, events: Iterable[ev.Event]) -> Game | None:

@@ -618,15 +618,24 @@ def print_check_table(results: list[CheckResult], verdicts: Counter[str], wide: 
 def serve(
     db: DbOption = DEFAULT_DB,
     host: Annotated[str, typer.Option("--host", help="Address to listen on.")] = "127.0.0.1",
-    port: Annotated[int, typer.Option("--port", min=0, max=65535, help="TCP port to listen on.")] = 8000,
+    port: Annotated[
+        int, typer.Option("--port", min=0, max=65535, help="TCP port to listen on (0: any free port).")
+    ] = 8000,
+    access_log: Annotated[
+        bool, typer.Option("--access-log/--no-access-log", help="Log each request on stderr.")
+    ] = True,
 ) -> None:
-    """Run the game service over HTTP until interrupted (API description at /schema)."""
+    """Run the game service over HTTP until interrupted (API description at /schema).
+
+    Says on stderr where it listens, then logs one line per request. GET /health answers
+    whether the service and its store are up; GET /games lists the stored games.
+    """
     # Imported here: the web stack costs every other command start-up time it does not need.
     from service.api import serve as serve_http
 
     with user_errors():
         try:
-            serve_http(db, host, port)
+            serve_http(db, host, port, access_log=access_log)
         except OSError as e:
             fail(f"cannot listen on {host}:{port}: {e.strerror or e}")
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import socket
+import sys
 from collections.abc import AsyncIterator
 from typing import Annotated, Any
 from uuid import UUID
@@ -30,7 +31,10 @@ from service.games import GameService, ServiceError
 from service.schema import (
     MAX_INT64,
     GameCreated,
+    GameList,
+    GameListed,
     GameView,
+    Health,
     MoveAnswer,
     MoveBody,
     NewGame,
@@ -42,6 +46,7 @@ from service.store import open_service_store
 from service.visibility import PublicView
 
 POLL_SECONDS = 0.1  # how often an event stream looks for events stored by any process
+MAX_PAGE = 1000  # games listed by one GET /games
 
 log = logging.getLogger(__name__)
 
@@ -56,6 +61,27 @@ async def create_game(data: NewGame, games: GameService) -> GameCreated:
     """Start a game: its players in seat order, sets, rule set, and optionally the pile's seed."""
     game = await games.create(data.players, data.expansions, data.rules, data.seed)
     return GameCreated(game=game.id, version=game.version, players=game.state.players)
+
+
+@get("/games")
+async def list_games(
+    games: GameService,
+    after: Annotated[int | None, Parameter(query="after", ge=0, le=MAX_INT64)] = None,
+    limit: Annotated[int, Parameter(query="limit", ge=1, le=MAX_PAGE)] = 100,
+) -> GameList:
+    """The stored games, oldest first, a page at a time: pass a page's `next` as `after`."""
+    page = await asyncio.to_thread(games.store.started_page, after, limit + 1)
+    listed = tuple(
+        GameListed(game=s.originator_id, players=s.players, expansions=s.expansions, rules=s.rules)
+        for _, s in page[:limit]
+    )
+    return GameList(games=listed, next=page[limit - 1][0] if len(page) > limit else None)
+
+
+@get("/health")
+async def health(games: GameService) -> Health:
+    """Whether the service and its store answer (503 when the store does not)."""
+    return Health(status="ok", store_position=await asyncio.to_thread(games.store.last_position))
 
 
 @get("/games/{game_id:uuid}")
@@ -178,7 +204,16 @@ def on_store_error(_: Request[Any, Any, Any], e: StoreError) -> Response[Problem
 def create_app(db: str) -> Litestar:
     games = GameService(open_service_store(db))
     return Litestar(
-        route_handlers=[create_game, get_game, join_seat, submit_move, get_scores, stream_events],
+        route_handlers=[
+            create_game,
+            list_games,
+            health,
+            get_game,
+            join_seat,
+            submit_move,
+            get_scores,
+            stream_events,
+        ],
         dependencies={"games": Provide(lambda: games, use_cache=True, sync_to_thread=False)},
         exception_handlers={
             ServiceError: on_service_error,
@@ -191,11 +226,46 @@ def create_app(db: str) -> Litestar:
     )
 
 
-def serve(db: str, host: str, port: int) -> None:
-    """Run the service until interrupted; OSError if it cannot listen on host:port."""
+def serve(db: str, host: str, port: int, *, access_log: bool = True) -> None:
+    """Run the service until interrupted; OSError if it cannot listen on host:port.
+
+    Says where it listens on stderr once the port is bound, then logs each request there.
+    """
     app = create_app(db)
     # Bound here rather than by uvicorn, which reports a busy port in its log and exits 3:
     # the caller gets the error itself.
     listener = socket.create_server((host, port), family=socket.AF_INET6 if ":" in host else socket.AF_INET)
-    config = uvicorn.Config(app, log_level="warning", access_log=False)
+    bound_host, bound_port = listener.getsockname()[:2]
+    shown = f"[{bound_host}]" if ":" in bound_host else bound_host
+    print(f"carc serve: listening on http://{shown}:{bound_port} (store {db})", file=sys.stderr, flush=True)
+    config = uvicorn.Config(app, log_config=_log_config(access_log), log_level=None)
     uvicorn.Server(config).run(sockets=[listener])
+
+
+def _log_config(access_log: bool) -> dict[str, Any]:
+    """uvicorn's own messages at warning level; one access line per request unless turned off."""
+    return {
+        "version": 1,
+        "disable_existing_loggers": False,
+        "formatters": {
+            "plain": {"format": "carc serve: %(levelname)s %(message)s"},
+            "access": {
+                "()": "uvicorn.logging.AccessFormatter",
+                "fmt": '%(asctime)s %(client_addr)s "%(request_line)s" %(status_code)s',
+                "use_colors": False,
+            },
+        },
+        "handlers": {
+            "plain": {"class": "logging.StreamHandler", "formatter": "plain", "stream": "ext://sys.stderr"},
+            "access": {"class": "logging.StreamHandler", "formatter": "access", "stream": "ext://sys.stderr"},
+        },
+        "loggers": {
+            "uvicorn.error": {"handlers": ["plain"], "level": "WARNING", "propagate": False},
+            "uvicorn.access": {
+                "handlers": ["access"] if access_log else [],
+                "level": "INFO" if access_log else "CRITICAL",
+                "propagate": False,
+            },
+            "service": {"handlers": ["plain"], "level": "WARNING", "propagate": False},
+        },
+    }

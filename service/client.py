@@ -13,14 +13,13 @@ import socket
 import subprocess
 import sys
 import time
-import urllib.error
 import urllib.request
 from collections.abc import AsyncIterator, Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from types import TracebackType
 from typing import TypeVar
-from uuid import UUID, uuid4
+from uuid import UUID
 
 import aiohttp
 import msgspec
@@ -193,9 +192,9 @@ def free_port() -> int:
 
 
 @contextmanager
-def local_server(db: str, timeout: float = 20.0) -> Iterator[str]:
+def local_server(db: str, timeout: float = 20.0, *, access_log: bool = False) -> Iterator[str]:
     """A `carc serve` process on a free port of 127.0.0.1, stopped on exit; yields its base URL."""
-    process, url = start_server(db)
+    process, url = start_server(db, access_log=access_log)
     try:
         wait_until_up(process, url, timeout)
         yield url
@@ -204,10 +203,12 @@ def local_server(db: str, timeout: float = 20.0) -> Iterator[str]:
         process.wait(10)
 
 
-def start_server(db: str) -> tuple[subprocess.Popen[bytes], str]:
+def start_server(db: str, *, access_log: bool = False) -> tuple[subprocess.Popen[bytes], str]:
     """A `carc serve` process on a free port of 127.0.0.1, and its base URL; not yet answering."""
     port = free_port()
-    return subprocess.Popen([CARC, "serve", "--db", db, "--port", str(port)]), f"http://127.0.0.1:{port}"
+    log = "--access-log" if access_log else "--no-access-log"
+    command = [CARC, "serve", "--db", db, "--port", str(port), log]
+    return subprocess.Popen(command), f"http://127.0.0.1:{port}"
 
 
 def wait_until_up(process: subprocess.Popen[bytes], url: str, timeout: float = 20.0) -> None:
@@ -217,10 +218,7 @@ def wait_until_up(process: subprocess.Popen[bytes], url: str, timeout: float = 2
         if process.poll() is not None:
             raise RuntimeError(f"carc serve exited with {process.returncode}")
         try:
-            # An unknown game: a cheap request that answers 404 once the app is up.
-            urllib.request.urlopen(f"{url}/games/{uuid4()}", timeout=1)
-        except urllib.error.HTTPError as e:
-            if e.code == 404:
+            with urllib.request.urlopen(f"{url}/health", timeout=1):
                 return
         except OSError:
             pass

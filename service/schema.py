@@ -81,6 +81,27 @@ class MoveAnswer(msgspec.Struct, frozen=True, kw_only=True):
     legal_moves: tuple[AnyCommand, ...]
 
 
+class GameListed(msgspec.Struct, frozen=True, kw_only=True):
+    """A stored game as `GET /games` lists it: no pile, no seed."""
+
+    game: UUID
+    players: tuple[str, ...]
+    expansions: tuple[str, ...]
+    rules: RuleSet
+
+
+class GameList(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
+    """A page of stored games, oldest first; `next` is the `after` of the next page, if any."""
+
+    games: tuple[GameListed, ...]
+    next: int | None = None
+
+
+class Health(msgspec.Struct, frozen=True, kw_only=True):
+    status: str  # "ok": the service answers and so does its store
+    store_position: int  # the id of the store's newest event
+
+
 class Problem(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     """Every refusal: the status, a readable message and, where known, the rule or the version."""
 
