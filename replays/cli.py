@@ -19,6 +19,7 @@ from uuid import UUID
 import msgspec
 import typer
 from rich.console import Console
+from rich.text import Text
 
 from domain import events as ev
 from domain.aggregate import Game
@@ -86,7 +87,8 @@ def _options(
 
 
 def fail(message: str, code: int = 1) -> NoReturn:
-    err.print(f"[bold red]error:[/] {message}", highlight=False, soft_wrap=True)
+    # The message is text, never markup: it may quote a file name or a player's name.
+    err.print(Text.assemble(("error:", "bold red"), " ", message), highlight=False, soft_wrap=True)
     raise typer.Exit(code)
 
 
@@ -129,8 +131,17 @@ def parse_expansions(text: str) -> tuple[str, ...]:
     return chosen
 
 
-def parse_rules(order: str, variants: list[str]) -> RuleSet:
-    """A rule set from `--order` and `--variant NAME[=on|off]` options."""
+def parse_rules(order: str, variants: list[str], *, jcz: bool = False) -> RuleSet:
+    """A rule set from `--order` and `--variant NAME[=on|off]` options, on top of JCloisterZone's
+    reading with `--jcz`."""
+    if jcz:
+        from replays.jcz import JCZ_READING
+
+        reading = {k: v for k, v in JCZ_READING.items() if k in RuleSet.__struct_fields__}
+        order = reading.pop("order")
+        base = msgspec.structs.replace(RuleSet(), **reading)
+    else:
+        base = RuleSet()
     if order not in ORDERS:
         fail(f"unknown ordering {order!r}; choose from {', '.join(ORDERS)}")
     switches: dict[str, bool] = {}
@@ -142,7 +153,7 @@ def parse_rules(order: str, variants: list[str]) -> RuleSet:
         if value.strip().lower() not in ("", "on", "off"):
             fail(f"variant {name} takes =on or =off, not ={value}")
         switches[field] = value.strip().lower() != "off"
-    return msgspec.structs.replace(RuleSet(order=order), **switches)
+    return msgspec.structs.replace(base, order=order, **switches)
 
 
 def print_standings(game: Game, title: str) -> None:
@@ -156,7 +167,7 @@ def play(
     players: Annotated[int, typer.Option("--players", "-p", min=2, max=6, help="Number of bots.")] = 2,
     seed: Annotated[int, typer.Option("--seed", "-s", help="Seed for the pile and every bot choice.")] = 1,
     expansions: Annotated[
-        str, typer.Option("--expansions", "-e", help="Comma-separated sets: base, bcb, tb.")
+        str, typer.Option("--expansions", "-e", help=f"Comma-separated sets: {', '.join(EXPANSIONS)}.")
     ] = "base",
     names: Annotated[
         str | None, typer.Option("--names", help="Comma-separated player names (default Alice, Bob…).")
@@ -175,6 +186,14 @@ def play(
             "(repeatable).",
         ),
     ] = None,
+    jcz: Annotated[
+        bool,
+        typer.Option(
+            "--jcz",
+            help="Play by JCloisterZone's reading (V-ORDER-JCZ and every JCZ-* switch), as its saves "
+            "are imported; such a game can be exported as a .jcz save.",
+        ),
+    ] = False,
     db: DbOption = DEFAULT_DB,
     json: JsonOption = False,
 ) -> None:
@@ -185,7 +204,7 @@ def play(
     seats = tuple(n.strip() for n in names.split(",")) if names else DEFAULT_NAMES[:players]
     if len(seats) != players:
         fail(f"--names gives {len(seats)} names for {players} players")
-    rules = parse_rules(order, variant or [])
+    rules = parse_rules("jcz" if jcz and order == "hig" else order, variant or [], jcz=jcz)
     with user_errors():
         game = play_bot_game(seats, seed, expansions=sets, rules=rules)
         store = open_store(db)
@@ -340,19 +359,55 @@ def replay_(
 @app.command("export")
 def export(
     game: GameArgument,
-    output: Annotated[Path, typer.Option("--output", "-o", help="The recorded-game file to write.")],
+    output: Annotated[
+        Path, typer.Option("--output", "-o", help="The file to write; - writes to standard output.")
+    ],
+    fmt: Annotated[
+        Literal["auto", "jsonl", "jcz"],
+        typer.Option(
+            "--format",
+            help="jsonl (our recorded-game file), jcz (a JCloisterZone 5.x save) or auto: "
+            "jcz for a FILE ending in .jcz, else jsonl.",
+        ),
+    ] = "auto",
     db: DbOption = DEFAULT_DB,
+    json: JsonOption = False,
 ) -> None:
-    """Write a stored game to a recorded-game file (JSON Lines, see README)."""
-    from domain.store import open_store
+    """Write a stored game to a file: our JSON Lines record (see README) or a JCloisterZone save.
 
+    A JCloisterZone save carries the draw order, so its client replays the same tiles; it is
+    checked before it is written, by importing it again: a game JCloisterZone would have played
+    otherwise (another reading of the rules, a set it does not share) is refused, saying why.
+    The file is written whole or not at all.
+    """
+    from domain.store import open_store
+    from replays.files import STDOUT, write_whole
+
+    if json and output == STDOUT:
+        fail("--json prints a summary on standard output; write the game to a file with -o FILE")
+    kind = fmt if fmt != "auto" else "jcz" if output.suffix.lower() == ".jcz" else "jsonl"
     with user_errors():
         events = stored_events(open_store(db, create=False), game)
+        if kind == "jcz":
+            from replays.jcz_export import export_jcz
+
+            data = export_jcz(events)
+        else:
+            data = records.encode(events)
     try:
-        records.write(events, output)
+        write_whole(output, data)
     except OSError as e:
-        fail(f"cannot write {output}: {e.strerror}")
-    err.print(f"wrote {output}: {len(events)} events of game {events[0].originator_id}", highlight=False)
+        fail(f"cannot write {output}: {e.strerror or e}")
+    game_id = events[0].originator_id
+    if json:
+        print_json({"game": str(game_id), "file": str(output), "format": kind, "events": len(events)})
+    elif output != STDOUT:
+        err.print(
+            f"wrote {output} ({kind}): {len(events)} events of game {game_id}",
+            highlight=False,
+            markup=False,
+            soft_wrap=True,
+        )
 
 
 @app.command("import")

@@ -36,7 +36,7 @@ from domain.expansions.castles import ChooseCastle, ChooseCastleTarget, target_p
 from domain.expansions.dragon import MoveDragon
 from domain.expansions.fairy import MoveFairy
 from domain.expansions.portal_princess import RemoveKnight
-from domain.expansions.tower import ON_TOWER, CaptureFollower, GuardTower, PlaceTowerPiece
+from domain.expansions.tower import ON_TOWER, CaptureFollower, GuardTower, PayRansom, PlaceTowerPiece, towers
 from domain.expansions.wagon import MoveWagon
 from domain.geometry import EDGE_BY_NAME, EDGE_NAMES, HALF_BY_NAME, HALF_NAMES
 from domain.moves import expected_step, feature_handle, legal_commands
@@ -92,12 +92,12 @@ JCZ_READING: dict[str, Any] = {
     "ransom_alone": False,
 }
 # JCloisterZone's setup rules we play, by (name, value): the rule-set switches each sets.
-_JCZ_RULES: dict[tuple[str, Any], dict[str, Any]] = {
+JCZ_RULE_SWITCHES: dict[tuple[str, Any], dict[str, Any]] = {
     ("tiny-city-scoring", "4"): {"tiny_city": False},
     ("tiny-city-scoring", "2"): {"tiny_city": True},  # V-TINY-CITY
 }
 # Half-edges: JCloisterZone names each edge's halves left/right as seen from the tile centre.
-_HALVES = {"NL": "Nw", "NR": "Ne", "EL": "En", "ER": "Es", "SL": "Se", "SR": "Sw", "WL": "Ws", "WR": "Wn"}
+JCZ_HALVES = {"NL": "Nw", "NR": "Ne", "EL": "En", "ER": "Es", "SL": "Se", "SR": "Sw", "WL": "Ws", "WR": "Wn"}
 
 
 class JczError(UserError):
@@ -347,7 +347,9 @@ def unsupported(save: JczSave) -> str | None:
         if setup.elements.get(element) and part not in played
     ]
     missing += [
-        f"rule {name}={value}" for name, value in setup.rules.items() if (name, value) not in _JCZ_RULES
+        f"rule {name}={value}"
+        for name, value in setup.rules.items()
+        if (name, value) not in JCZ_RULE_SWITCHES
     ]
     if not 1 <= len(save.players) <= 6:
         missing.append(f"{len(save.players)} player(s) (1 to 6 supported)")
@@ -374,7 +376,7 @@ def jcz_rules(save: JczSave) -> RuleSet:
             "barns": elements.get("barn", 1),
             "without": _parts_left_out(save),
             "solo": len(save.players) == 1,  # JCZ's rule tests play alone
-            **{k: v for rule in save.setup.rules.items() for k, v in _JCZ_RULES.get(rule, {}).items()},
+            **{k: v for rule in save.setup.rules.items() for k, v in JCZ_RULE_SWITCHES.get(rule, {}).items()},
             **switches,
         },
         RuleSet,
@@ -405,7 +407,7 @@ def location_name(pointer: JczPointer) -> str:
     if where == "I":  # a field touching no edge
         return "inner"
     if pointer.feature == "Field" or any(c in where for c in "LR"):  # only half-edges say L/R
-        halves = sorted(HALF_BY_NAME[_HALVES[token]] for token in where.split("."))
+        halves = sorted(HALF_BY_NAME[JCZ_HALVES[token]] for token in where.split("."))
         return "+".join(HALF_NAMES[h] for h in halves)
     if where.startswith("_"):  # every edge but one
         edges = [e for e, name in enumerate(EDGE_NAMES) if name != where[1]]
@@ -493,7 +495,7 @@ def _answer_unasked(game: Game) -> None:
 
 
 # JCloisterZone's figure names (in meeple ids like ``0.big.1``) -> ours.
-_FIGURES = {
+JCZ_FIGURES = {
     "small": "follower",
     "big": "big",
     "builder": "builder",
@@ -510,9 +512,9 @@ _FIGURES = {
 
 def _figure(index: int, meeple_id: str) -> str:
     name = "".join(meeple_id.split(".")[1:2])
-    if name not in _FIGURES:
+    if name not in JCZ_FIGURES:
         raise JczError(f"message {index} moves a {name or 'figure'} we do not support")
-    return _FIGURES[name]
+    return JCZ_FIGURES[name]
 
 
 def _step(state: GameState) -> str | None:
@@ -612,6 +614,15 @@ def _command(index: int, message: JczMessage, state: GameState) -> Command | Non
         return CaptureFollower(
             x=x, y=y, location=where, owner=int(meeple.split(".")[0]), figure=_figure(index, meeple)
         )
+    if kind == "PAY_RANSOM":
+        meeple = str(payload["meepleId"])
+        figure = _figure(index, meeple)
+        owner = int(meeple.split(".")[0])
+        held = towers(state).prisoners if "tower" in state.ext else []
+        jailer = next((j for j, prisoners in enumerate(held) if (owner, figure) in prisoners), None)
+        if jailer is None:
+            raise JczError(f"message {index}: nobody holds {meeple} prisoner")
+        return PayRansom(jailer=jailer, figure=figure)
     if kind == "BAZAAR_BUY_OR_SELL":
         return Buy() if payload["value"] == "BUY" else Sell()
     if kind in ("COMMIT", "GAME_OVER"):  # GAME_OVER: 4.x's explicit end; our pile ends the game

@@ -26,6 +26,7 @@ from domain.errors import UserError
 from domain.expansions import EVENT_TYPES, GameEvent
 from domain.replay import Replay, ReplayError, describe
 from domain.rules import RuleSet
+from replays.files import write_whole
 
 FORMAT = "carc-record"
 VERSION = 1
@@ -96,7 +97,7 @@ def encode(events: Sequence[ev.Event]) -> bytes:
 
 
 def write(events: Sequence[ev.Event], path: Path) -> None:
-    path.write_bytes(encode(events))
+    write_whole(path, encode(events))
 
 
 @contextmanager

@@ -18,7 +18,7 @@ from collections.abc import AsyncIterator, Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from types import TracebackType
-from typing import TypeVar
+from typing import Any, TypeVar
 from uuid import UUID
 
 import aiohttp
@@ -211,7 +211,7 @@ def start_server(db: str, *, access_log: bool = False) -> tuple[subprocess.Popen
     return subprocess.Popen(command), f"http://127.0.0.1:{port}"
 
 
-def wait_until_up(process: subprocess.Popen[bytes], url: str, timeout: float = 20.0) -> None:
+def wait_until_up(process: subprocess.Popen[Any], url: str, timeout: float = 20.0) -> None:
     """Return once the server at `url` answers; RuntimeError if it exits or takes too long."""
     deadline = time.monotonic() + timeout
     while True:

@@ -34,7 +34,7 @@ def corner_field(board: Board, pos: tuple[int, int], corner: str) -> int:
     return first if first >= 0 and first == second else -1
 
 
-def _crossing_field(board: Board, crossing: tuple[int, int]) -> int:
+def crossing_field(board: Board, crossing: tuple[int, int]) -> int:
     """The field all four tiles around a crossing share there, -1 unless each has one there."""
     found = -1
     for (dx, dy), corner in _AROUND:
@@ -78,7 +78,7 @@ class BarnPart(Part):
         board = state.board
         found = []
         for corner, (dx, dy) in _CORNER_AT.items():
-            sid = _crossing_field(board, (placed.pos[0] + dx, placed.pos[1] + dy))
+            sid = crossing_field(board, (placed.pos[0] + dx, placed.pos[1] + dy))
             mine = corner_field(board, placed.pos, corner)
             if sid >= 0 and mine >= 0 and not _has_barn(board.graph.feature(mine)):
                 name = placed.location(mine)
