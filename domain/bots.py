@@ -8,6 +8,7 @@ from uuid import UUID
 
 from domain.aggregate import Game
 from domain.commands import Command, Deploy, Pass
+from domain.defaults import DEFAULT_NAMES
 from domain.expansions import arrange_pile, start_tile_of
 from domain.expansions.bazaars import Bid, ChooseBazaarTile
 from domain.moves import expected_step, legal_commands, place_command, placement_options
@@ -56,7 +57,6 @@ class RandomBot:
         return decision.player, rng.choice(options)
 
 
-DEFAULT_NAMES = ("Alice", "Bob", "Carol", "Dave", "Eve", "Frank")
 
 
 def shuffled_pile(expansions: Sequence[str], rng: random.Random) -> list[str]:

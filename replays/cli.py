@@ -21,24 +21,17 @@ import typer
 from rich.console import Console
 from rich.text import Text
 
-from domain import events as ev
-from domain.aggregate import Game
-from domain.bots import DEFAULT_NAMES, play_bot_game
-from domain.defaults import DEFAULT_DB
+from domain.defaults import DEFAULT_DB, DEFAULT_NAMES, SET_CODES
 from domain.errors import RuleViolation, UserError
-from domain.expansions import SETS as EXPANSIONS
-from domain.replay import Verdict, audit, describe, events_through_turn, replay
 from domain.rules import ORDERS, VARIANTS, RuleSet
-from projections.board import board_view
-from projections.explain import explain_turn, turns_in
-from projections.scores import score_report, standings
-from projections.text import render_board
-from replays import records
 from replays.tables import Cell, Column, Row, show_table
 
 # Each command imports what only it needs (the store's engine, the PostgreSQL driver, Parquet,
 # JCloisterZone saves, the web stack) when it runs: `carc --help` and a file's scores start at once.
 if TYPE_CHECKING:
+    from domain import events as ev
+    from domain.aggregate import Game
+    from domain.replay import Verdict
     from domain.store import GameStore
     from replays.check import CheckResult
 
@@ -123,9 +116,9 @@ def resolve_game(store: GameStore, text: str) -> UUID:
 
 def parse_expansions(text: str) -> tuple[str, ...]:
     chosen = tuple(dict.fromkeys(x.strip() for x in text.split(",") if x.strip()))
-    unknown = [x for x in chosen if x not in EXPANSIONS]
+    unknown = [x for x in chosen if x not in SET_CODES]
     if unknown:
-        fail(f"unknown expansion(s) {', '.join(unknown)}; choose from {', '.join(EXPANSIONS)}")
+        fail(f"unknown expansion(s) {', '.join(unknown)}; choose from {', '.join(SET_CODES)}")
     if "base" not in chosen:
         chosen = ("base", *chosen)
     return chosen
@@ -157,6 +150,8 @@ def parse_rules(order: str, variants: list[str], *, jcz: bool = False) -> RuleSe
 
 
 def print_standings(game: Game, title: str) -> None:
+    from projections.scores import standings
+
     columns = (Column("rank", justify="right"), Column("player"), Column("points", justify="right"))
     rows = [(str(s.rank), s.name, str(s.points)) for s in standings(game.state)]
     show_table(out, title, columns, rows)
@@ -167,7 +162,7 @@ def play(
     players: Annotated[int, typer.Option("--players", "-p", min=2, max=6, help="Number of bots.")] = 2,
     seed: Annotated[int, typer.Option("--seed", "-s", help="Seed for the pile and every bot choice.")] = 1,
     expansions: Annotated[
-        str, typer.Option("--expansions", "-e", help=f"Comma-separated sets: {', '.join(EXPANSIONS)}.")
+        str, typer.Option("--expansions", "-e", help=f"Comma-separated sets: {', '.join(SET_CODES)}.")
     ] = "base",
     names: Annotated[
         str | None, typer.Option("--names", help="Comma-separated player names (default Alice, Bob…).")
@@ -198,7 +193,10 @@ def play(
     json: JsonOption = False,
 ) -> None:
     """Play a complete game between seeded random bots, store it, reload it and print the standings."""
+    from domain.bots import play_bot_game
     from domain.store import open_store
+    from projections.board import board_view
+    from projections.scores import score_report
 
     sets = parse_expansions(expansions)
     seats = tuple(n.strip() for n in names.split(",")) if names else DEFAULT_NAMES[:players]
@@ -227,7 +225,8 @@ def play(
         )
         return
     print_standings(reloaded, f"Game {reloaded.id} (seed {seed}, {', '.join(sets)})")
-    out.print(f"stored in {db} as [bold]{reloaded.id}[/] ({reloaded.version} events)", highlight=False)
+    stored = Text.assemble(f"stored in {db} as ", (str(reloaded.id), "bold"), f" ({reloaded.version} events)")
+    out.print(stored, highlight=False)
 
 
 @app.command()
@@ -269,6 +268,8 @@ def load_events(source: str, db: str, *, check: bool = True) -> list[ev.Event]:
 
         if is_jcz(path) or check:
             return read_source(path)[1]
+        from replays import records
+
         return records.read_events(path)
     if path.is_dir():
         raise UserError(f"{source} is a folder, not a recorded-game file")
@@ -291,6 +292,8 @@ def stored_events(store: GameStore, game: str) -> list[ev.Event]:
 
 def replayed(events: list[ev.Event], until: int | None, turn: int | None) -> Game:
     """The game as it was at event `until`, or at the end of turn `turn`, or at its end."""
+    from domain.replay import events_through_turn, replay
+
     if until is not None and turn is not None:
         fail("give --until or --turn, not both")
     if turn is not None:
@@ -307,6 +310,8 @@ def scores(
     json: JsonOption = False,
 ) -> None:
     """Standings and every points award of a stored or recorded game."""
+    from projections.scores import score_report
+
     with user_errors():
         game = replayed(load_events(source, db), until, turn)
     report = score_report(game.state)
@@ -346,6 +351,10 @@ def replay_(
     json: JsonOption = False,
 ) -> None:
     """The board and the scores of a stored or recorded game, at its end, an event or a turn."""
+    from projections.board import board_view
+    from projections.scores import score_report
+    from projections.text import render_board
+
     with user_errors():
         game = replayed(load_events(source, db), until, turn)
     if json:
@@ -381,6 +390,7 @@ def export(
     The file is written whole or not at all.
     """
     from domain.store import open_store
+    from replays import records
     from replays.files import STDOUT, write_whole
 
     if json and output == STDOUT:
@@ -427,6 +437,7 @@ def import_(
     JCZ-* switches). Nothing is stored unless the whole file is valid.
     """
     from domain.store import StoreError, open_store, storage_errors
+    from projections.scores import score_report
     from replays.sources import read_source
 
     with user_errors():
@@ -467,6 +478,9 @@ class AuditReading(msgspec.Struct, frozen=True, kw_only=True):
 
 
 def audit_reading(verdict: Verdict) -> AuditReading:
+    from domain.replay import describe
+    from projections.scores import score_report
+
     error = verdict.error
     report = score_report(verdict.state)
     return AuditReading(
@@ -492,6 +506,8 @@ def audit_(
     source: SourceArgument, db: DbOption = DEFAULT_DB, wide: WideOption = False, json: JsonOption = False
 ) -> None:
     """Re-check one game under its own rule set and every other variant and ordering."""
+    from domain.replay import audit
+
     with user_errors():
         events = load_events(source, db, check=False)
         readings = {name: audit_reading(v) for name, v in audit(events).items()}
@@ -578,6 +594,7 @@ def explain(
 ) -> None:
     """The turn parts of one turn, event by event, with the rule id behind each step."""
     from domain.store import open_store
+    from projections.explain import explain_turn, turns_in
 
     with user_errors():
         store = open_store(db, create=False)

@@ -53,3 +53,22 @@ def test_scores_of_a_recorded_file_loads_no_heavy_module(tmp_path: Path) -> None
 def test_a_command_on_the_store_still_loads_its_engine(tmp_path: Path, command: tuple[str, ...]) -> None:
     """The probe sees a heavy import when one happens (a test of the test)."""
     assert "eventsourcing" in heavy_modules_loaded(*command, "--db", str(tmp_path / "s.sqlite"))
+
+
+def test_help_does_not_load_the_sets() -> None:
+    # The rules of every set (tiles, parts, hooks) are the CLI's largest import; `--help` names
+    # the sets from `domain.defaults.SET_CODES` instead.
+    done = subprocess.run(
+        [sys.executable, "-c", "import sys, replays.cli; print('domain.expansions' in sys.modules)"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert done.stdout.strip() == "False"
+
+
+def test_the_cheap_list_of_sets_is_the_registry_s() -> None:
+    from domain.defaults import SET_CODES
+    from domain.expansions import SETS
+
+    assert tuple(SETS) == SET_CODES
