@@ -18,7 +18,8 @@ import pytest
 
 from domain import events as ev
 from domain.aggregate import Game
-from domain.bots import DEFAULT_NAMES, RandomBot, shuffled_pile
+from domain.bots import RandomBot, shuffled_pile
+from domain.defaults import DEFAULT_NAMES
 from domain.expansions import bazaars as bz
 from domain.expansions.bridges import spots as bridge_spots
 from domain.moves import legal_deployments
