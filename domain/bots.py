@@ -57,8 +57,6 @@ class RandomBot:
         return decision.player, rng.choice(options)
 
 
-
-
 def shuffled_pile(expansions: Sequence[str], rng: random.Random) -> list[str]:
     """The pile in a random order, as the sets' rules arrange it (R-BASE-2)."""
     chosen = tuple(expansions)

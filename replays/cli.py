@@ -23,8 +23,9 @@ from rich.text import Text
 
 from domain.defaults import DEFAULT_DB, DEFAULT_NAMES, SET_CODES
 from domain.errors import RuleViolation, UserError
+from domain.names import name_problem
 from domain.rules import ORDERS, VARIANTS, RuleSet
-from replays.tables import Cell, Column, Row, show_table
+from replays.tables import Cell, Column, Row, printable, show_table
 
 # Each command imports what only it needs (the store's engine, the PostgreSQL driver, Parquet,
 # JCloisterZone saves, the web stack) when it runs: `carc --help` and a file's scores start at once.
@@ -81,7 +82,7 @@ def _options(
 
 def fail(message: str, code: int = 1) -> NoReturn:
     # The message is text, never markup: it may quote a file name or a player's name.
-    err.print(Text.assemble(("error:", "bold red"), " ", message), highlight=False, soft_wrap=True)
+    err.print(Text.assemble(("error:", "bold red"), " ", printable(message)), highlight=False, soft_wrap=True)
     raise typer.Exit(code)
 
 
@@ -202,6 +203,9 @@ def play(
     seats = tuple(n.strip() for n in names.split(",")) if names else DEFAULT_NAMES[:players]
     if len(seats) != players:
         fail(f"--names gives {len(seats)} names for {players} players")
+    problem = next(filter(None, map(name_problem, seats)), None)
+    if problem:
+        fail(problem)
     rules = parse_rules("jcz" if jcz and order == "hig" else order, variant or [], jcz=jcz)
     with user_errors():
         game = play_bot_game(seats, seed, expansions=sets, rules=rules)
@@ -225,7 +229,9 @@ def play(
         )
         return
     print_standings(reloaded, f"Game {reloaded.id} (seed {seed}, {', '.join(sets)})")
-    stored = Text.assemble(f"stored in {db} as ", (str(reloaded.id), "bold"), f" ({reloaded.version} events)")
+    stored = Text.assemble(
+        f"stored in {printable(db)} as ", (str(reloaded.id), "bold"), f" ({reloaded.version} events)"
+    )
     out.print(stored, highlight=False)
 
 
@@ -413,7 +419,7 @@ def export(
         print_json({"game": str(game_id), "file": str(output), "format": kind, "events": len(events)})
     elif output != STDOUT:
         err.print(
-            f"wrote {output} ({kind}): {len(events)} events of game {game_id}",
+            printable(f"wrote {output} ({kind}): {len(events)} events of game {game_id}"),
             highlight=False,
             markup=False,
             soft_wrap=True,
@@ -733,7 +739,7 @@ def project(
     if not held:
         if once:
             err.print(
-                f"another carc project worker is keeping {db} up to date: nothing to do",
+                printable(f"another carc project worker is keeping {db} up to date: nothing to do"),
                 markup=False,
                 soft_wrap=True,
             )
@@ -741,14 +747,18 @@ def project(
                 print_json({"events": 0, "another_worker": True})
             raise typer.Exit(0)
         err.print(
-            f"another carc project worker holds {db}: standing by to take over", markup=False, soft_wrap=True
+            printable(f"another carc project worker holds {db}: standing by to take over"),
+            markup=False,
+            soft_wrap=True,
         )
         while not lock.try_acquire():
             if stop.wait(1.0):
                 raise typer.Exit(0)
     if not once:
         err.print(
-            f"projecting {db} as events arrive (Ctrl-C or SIGTERM to stop)", highlight=False, markup=False
+            printable(f"projecting {db} as events arrive (Ctrl-C or SIGTERM to stop)"),
+            highlight=False,
+            markup=False,
         )
     # Progress goes to stderr, so that --json keeps stdout to its one document.
     with user_errors(), Progress(console=err, transient=True) as progress:
@@ -766,7 +776,7 @@ def project(
     if json:
         print_json({"events": events})
     else:
-        out.print(f"projected {events} event(s) from {db}", highlight=False)
+        out.print(f"projected {events} event(s) from {printable(db)}", highlight=False, markup=False)
 
 
 db_app = typer.Typer(help="Set up a store.", no_args_is_help=True)
@@ -791,7 +801,7 @@ def db_init(db: DbOption = DEFAULT_DB, json: JsonOption = False) -> None:
     if json:
         print_json({"db": db, "ready": True})
     else:
-        out.print(f"store {db} is ready", highlight=False, markup=False)
+        out.print(printable(f"store {db} is ready"), highlight=False, markup=False)
 
 
 # What a missing module of an optional part tells the user to install.

@@ -35,11 +35,21 @@ class Cell(NamedTuple):
 Row = Sequence[str | Cell]
 
 
+def printable(text: str) -> str:
+    """`text` with every character that is not printable (escape codes, bidi overrides, line
+    breaks) shown escaped, so that a player's name or a file's contents cannot move the cursor,
+    clear the screen or reorder what is shown."""
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() else c.encode("unicode_escape").decode() for c in text)
+
+
 def show_table(
     console: Console, title: str, columns: Sequence[Column], rows: Iterable[Row], *, wide: bool = False
 ) -> None:
     shown = [i for i, column in enumerate(columns) if wide or not column.wide]
-    picked = [[row[i] for i in shown] for row in rows]
+    picked = [[_printable_cell(row[i]) for i in shown] for row in rows]
+    title = printable(title)
     heads = [columns[i] for i in shown]
     if console.is_terminal:
         console.print(_rich_table(title, heads, picked, console.width))
@@ -47,6 +57,10 @@ def show_table(
         console.print(title, markup=False, highlight=False, soft_wrap=True)
         for line in _plain_lines(heads, picked):
             console.print(line, markup=False, highlight=False, soft_wrap=True)
+
+
+def _printable_cell(cell: str | Cell) -> str | Cell:
+    return Cell(printable(cell.text), cell.style) if isinstance(cell, Cell) else printable(cell)
 
 
 def _rich_table(title: str, columns: Sequence[Column], rows: list[list[str | Cell]], width: int) -> Table:
@@ -92,11 +106,6 @@ def _fitted(natural: list[int], folds: list[bool], width: int) -> list[int]:
 
 def _plain_lines(columns: Sequence[Column], rows: list[list[str | Cell]]) -> list[str]:
     texts = [[c.text if isinstance(c, Cell) else c for c in row] for row in rows]
-    # Control characters would let a cell move the cursor or clear the screen: shown escaped.
-    texts = [
-        [cell.encode("unicode_escape").decode() if not cell.isprintable() else cell for cell in row]
-        for row in texts
-    ]
     widths = [max([len(column.name), *(len(row[i]) for row in texts)]) for i, column in enumerate(columns)]
 
     def line(cells: Sequence[str]) -> str:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import re
 import socket
 import sys
 from collections.abc import AsyncIterator
@@ -19,7 +20,7 @@ import uvicorn
 from litestar import Litestar, Request, Response, get, post
 from litestar.di import Provide
 from litestar.exceptions import HTTPException
-from litestar.openapi import OpenAPIConfig
+from litestar.openapi import OpenAPIConfig, ResponseSpec
 from litestar.params import Parameter
 from litestar.response import ServerSentEvent, ServerSentEventMessage
 
@@ -28,6 +29,7 @@ from domain.events import GameEnded
 from domain.store import StoreError
 from projections.scores import ScoreReport, score_report
 from service.games import GameService, ServiceError
+from service.openapi import ExactJsonPlugin
 from service.schema import (
     MAX_INT64,
     GameCreated,
@@ -47,6 +49,7 @@ from service.visibility import PublicView
 
 POLL_SECONDS = 0.1  # how often an event stream looks for events stored by any process
 MAX_PAGE = 1000  # games listed by one GET /games
+MAX_BODY = 64 * 1024  # bytes; the largest body the service takes (a new game) is well under 2 KB
 
 log = logging.getLogger(__name__)
 
@@ -56,14 +59,108 @@ KeyHeader = Annotated[
 ]
 
 
-@post("/games", status_code=201)
+def _refusals(*codes: int) -> dict[int, ResponseSpec]:
+    """The refusals a route documents besides its answer: each a Problem body."""
+    return {code: ResponseSpec(data_container=Problem, description=_REFUSALS[code]) for code in codes}
+
+
+_REFUSALS = {
+    400: 'Malformed request: not JSON, invalid UTF-8, a wrong type (no coercion: "7" is no number), '
+    "an unknown field, a value out of bounds, nesting the schema does not allow",
+    403: "No token, a token of another seat, or not that seat's decision",
+    404: "No such game or seat",
+    409: "expected_version is not the game's version, or another move was stored first",
+    413: "Request body over the size limit",
+    422: "A rule of the game refuses the move (its rule id given), or an idempotency key reused",
+    503: "The store does not answer",
+}
+
+
+async def strict_input(request: Request[Any, Any, Any]) -> Response[Any] | None:
+    """Refuse, before anything else reads it, a body that does not decode strictly into the
+    route's body type (no coercion: "7" is no number; invalid UTF-8, unknown fields and nesting
+    the type does not allow all stop here) and a seat number written other than as digits."""
+    if request.method == "OPTIONS":
+        return _options(request)
+    opt = request.route_handler.opt
+    body_type = opt.get("body")
+    if body_type is not None:
+        refused = body_problem(await request.body(), body_type)
+        if refused is not None:
+            return problem(400, refused)
+    if opt.get("seat_in_path") and not _SEAT.fullmatch(request.url.path.rsplit("/", 1)[-1]):
+        return problem(400, "a seat is a number from 0 to 5, written as digits")
+    return None
+
+
+def _options(request: Request[Any, Any, Any]) -> Response[None]:
+    # Litestar's own answer lists only the methods of the first handler of a path (GET /games
+    # was missing beside POST): every method of every handler of the path is allowed.
+    paths = request.route_handler.paths
+    methods = {
+        m for route in request.app.routes if route.path in paths for m in getattr(route, "methods", ())
+    }
+    return Response(None, status_code=204, headers={"Allow": ", ".join(sorted(methods))})
+
+
+MAX_DEPTH = 32  # no body the service takes nests deeper than a few levels
+
+
+def body_problem(raw: bytes, body_type: Any) -> str | None:
+    """Why `raw` is not a JSON document of `body_type`, or None.
+
+    Numbers are taken as JSON Schema takes them (1.0 is the integer 1), strings never as numbers.
+    """
+    try:
+        document = msgspec.json.decode(raw)
+    except msgspec.DecodeError as e:
+        return f"malformed JSON body: {e}"
+    except UnicodeDecodeError as e:  # msgspec's word for a string that is not UTF-8
+        return f"malformed JSON body: a string is not valid UTF-8 ({e.reason})"
+    except RecursionError:  # msgspec's word for nesting deeper than the interpreter's stack
+        return f"invalid body: nested more than {MAX_DEPTH} levels deep"
+    try:
+        msgspec.convert(_integral(document), body_type)
+    except msgspec.ValidationError as e:
+        return f"invalid body: {e}"
+    except _TooDeep:
+        return f"invalid body: nested more than {MAX_DEPTH} levels deep"
+    return None
+
+
+class _TooDeep(Exception):
+    pass
+
+
+def _integral(document: Any) -> Any:
+    """`document` with each float that is a whole number made an int, walked without recursion
+    so that no nesting can exhaust the stack; _TooDeep beyond MAX_DEPTH levels."""
+    root = [document]
+    stack: list[tuple[Any, Any, int]] = [(root, 0, 0)]
+    while stack:
+        holder, key, depth = stack.pop()
+        value = holder[key]
+        if isinstance(value, float) and value.is_integer():
+            holder[key] = int(value)
+        elif isinstance(value, list | dict):
+            if depth >= MAX_DEPTH:
+                raise _TooDeep
+            keys = range(len(value)) if isinstance(value, list) else list(value)
+            stack.extend((value, k, depth + 1) for k in keys)
+    return root[0]
+
+
+_SEAT = re.compile("[0-5]")
+
+
+@post("/games", status_code=201, opt={"body": NewGame}, responses=_refusals(400, 422, 503))
 async def create_game(data: NewGame, games: GameService) -> GameCreated:
     """Start a game: its players in seat order, sets, rule set, and optionally the pile's seed."""
     game = await games.create(data.players, data.expansions, data.rules, data.seed)
     return GameCreated(game=game.id, version=game.version, players=game.state.players)
 
 
-@get("/games")
+@get("/games", responses=_refusals(400, 503))
 async def list_games(
     games: GameService,
     after: Annotated[int | None, Parameter(query="after", ge=0, le=MAX_INT64)] = None,
@@ -78,19 +175,24 @@ async def list_games(
     return GameList(games=listed, next=page[limit - 1][0] if len(page) > limit else None)
 
 
-@get("/health")
+@get("/health", responses=_refusals(503))
 async def health(games: GameService) -> Health:
     """Whether the service and its store answer (503 when the store does not)."""
     return Health(status="ok", store_position=await asyncio.to_thread(games.store.last_position))
 
 
-@get("/games/{game_id:uuid}")
+@get("/games/{game_id:uuid}", responses=_refusals(400, 404, 503))
 async def get_game(game_id: UUID, games: GameService) -> GameView:
     """The game now: board, scores, whose turn, version and that player's legal moves."""
     return await games.read(game_id, game_view)
 
 
-@post("/games/{game_id:uuid}/seats/{seat:int}", status_code=201)
+@post(
+    "/games/{game_id:uuid}/seats/{seat:int}",
+    status_code=201,
+    opt={"seat_in_path": True},
+    responses=_refusals(400, 404, 409, 503),
+)
 async def join_seat(game_id: UUID, seat: int, games: GameService) -> SeatToken:
     """Claim a seat; the answer holds the seat's secret token, shown only this once."""
     token = await games.join(game_id, seat)
@@ -98,7 +200,12 @@ async def join_seat(game_id: UUID, seat: int, games: GameService) -> SeatToken:
     return SeatToken(game=game_id, seat=seat, player=player, token=token)
 
 
-@post("/games/{game_id:uuid}/moves", status_code=200)
+@post(
+    "/games/{game_id:uuid}/moves",
+    status_code=200,
+    opt={"body": MoveBody},
+    responses=_refusals(400, 403, 404, 409, 422, 503),
+)
 async def submit_move(
     game_id: UUID,
     data: MoveBody,
@@ -120,13 +227,13 @@ async def submit_move(
     )
 
 
-@get("/games/{game_id:uuid}/scores")
+@get("/games/{game_id:uuid}/scores", responses=_refusals(400, 404, 503))
 async def get_scores(game_id: UUID, games: GameService) -> ScoreReport:
     """Standings and every award so far, in the order they were made."""
     return await games.read(game_id, lambda game: score_report(game.state))
 
 
-@get("/games/{game_id:uuid}/events")
+@get("/games/{game_id:uuid}/events", responses=_refusals(400, 404, 503))
 async def stream_events(
     game_id: UUID,
     games: GameService,
@@ -168,9 +275,15 @@ def bearer_token(header: str | None) -> str | None:
 
 
 def problem(
-    status: int, message: str, *, rule: str | None = None, version: int | None = None
+    status: int,
+    message: str,
+    *,
+    rule: str | None = None,
+    version: int | None = None,
+    headers: dict[str, str] | None = None,
 ) -> Response[Problem]:
-    return Response(Problem(status=status, message=message, rule=rule, version=version), status_code=status)
+    body = Problem(status=status, message=message, rule=rule, version=version)
+    return Response(body, status_code=status, headers=headers)
 
 
 def on_service_error(_: Request[Any, Any, Any], e: ServiceError) -> Response[Problem]:
@@ -186,7 +299,8 @@ def on_http_error(_: Request[Any, Any, Any], e: HTTPException) -> Response[Probl
     # field `x` - at `$.command`") in `extra`; users need it, so it joins the message.
     extra = e.extra if isinstance(e.extra, list) else [e.extra] if e.extra else []
     reasons = [_reason(x) for x in extra]
-    return problem(e.status_code, "; ".join([e.detail, *reasons]))
+    # The headers it carries stay: a 405's Allow lists the methods the path takes.
+    return problem(e.status_code, "; ".join([e.detail, *reasons]), headers=dict(e.headers or {}))
 
 
 def _reason(extra: object) -> str:
@@ -221,7 +335,9 @@ def create_app(db: str) -> Litestar:
             HTTPException: on_http_error,
             StoreError: on_store_error,
         },
-        openapi_config=OpenAPIConfig(title="carc", version="0.1.0"),
+        openapi_config=OpenAPIConfig(title="carc", version="0.1.0", render_plugins=[ExactJsonPlugin()]),
+        before_request=strict_input,
+        request_max_body_size=MAX_BODY,
         on_shutdown=[games.close],
     )
 

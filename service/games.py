@@ -33,6 +33,7 @@ from domain.aggregate import Game, check_setup, project_game
 from domain.bots import shuffled_pile
 from domain.commands import Command
 from domain.errors import RuleViolation
+from domain.names import name_problem
 from domain.rules import RuleSet
 from service.commits import GroupCommit
 from service.schema import MoveAnswer, deciding_seat, move_answer
@@ -103,6 +104,11 @@ class GameService:
         seed: int | None,
     ) -> Game:
         """A new game; the pile is shuffled with `seed`, or unpredictably without one."""
+        problem = next(filter(None, map(name_problem, players)), None)
+        if problem:
+            raise ServiceError(problem)
+        if len(set(expansions)) != len(expansions):
+            raise RuleViolation("R-BASE-2", "each set is named once")
         check_setup(players, (), expansions)  # before the pile is made of the sets asked for
         rng = random.Random(seed) if seed is not None else random.SystemRandom()
         pile = shuffled_pile(expansions, rng)

@@ -16,10 +16,13 @@ from domain.aggregate import Game
 from domain.events import Event
 from domain.expansions import AnyCommand, GameEvent
 from domain.moves import actor, legal_commands
+from domain.names import MAX_NAME, NAME_PATTERN
 from domain.rules import RuleSet
 from projections.board import BoardView, board_view
 
-Name = Annotated[str, msgspec.Meta(min_length=1, max_length=40)]
+Name = Annotated[str, msgspec.Meta(min_length=1, max_length=MAX_NAME, pattern=NAME_PATTERN)]
+Players = Annotated[tuple[Name, ...], msgspec.Meta(min_length=2, max_length=6)]
+SetCode = Annotated[str, msgspec.Meta(min_length=1, max_length=40)]
 # Stores keep these as signed 64-bit integers; larger ones are refused as bad input.
 MAX_INT64 = 2**63 - 1
 Seed = Annotated[int, msgspec.Meta(ge=-MAX_INT64 - 1, le=MAX_INT64)]
@@ -31,8 +34,8 @@ class Body(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True
 
 
 class NewGame(Body, frozen=True, kw_only=True):
-    players: tuple[Name, ...]
-    expansions: tuple[Name, ...] = ("base",)
+    players: Players
+    expansions: Annotated[tuple[SetCode, ...], msgspec.Meta(max_length=16)] = ("base",)
     rules: RuleSet = msgspec.field(default_factory=RuleSet)
     seed: Seed | None = None  # None: the server shuffles the pile unpredictably
 

@@ -212,9 +212,12 @@ def test_unknown_games_and_seats_are_404(server: str) -> None:
 
 def test_setup_errors_name_the_rule(server: str) -> None:
     with httpx.Client(base_url=server) as http:
-        answer = http.post("/games", json={"players": ["Solo"]})
+        answer = http.post("/games", json={"players": ["Ann", "Ann"]})
         assert answer.status_code == 422
         assert answer.json()["rule"] == "R-BASE-1"
+        answer = http.post("/games", json={"players": ["Solo"]})  # the schema's bounds: 2 to 6
+        assert answer.status_code == 400
+        assert "$.players" in answer.json()["message"]
         answer = http.post("/games", json={"players": ["A", "B"], "rules": {"farmers": "yes"}})
         assert answer.status_code == 400
         assert "farmers" in answer.json()["message"]
