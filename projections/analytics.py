@@ -254,7 +254,20 @@ def _table(rows: list[dict[str, Any]], schema: pa.Schema, fmt: Format) -> pa.Tab
         nested = [f.name for f in schema if _nested(f.type)]
         rows = [{**row, **{name: _json_cell(row[name]) for name in nested}} for row in rows]
         schema = csv_schema(schema)
+        texts = [f.name for f in schema if pa.types.is_string(f.type)]
+        rows = [{**row, **{name: inert(row[name]) for name in texts}} for row in rows]
     return pa.Table.from_pylist(rows, schema=schema)
+
+
+# A spreadsheet opening a CSV runs a cell that starts with one of these as a formula (OWASP's
+# "CSV injection"): such a cell gets a leading apostrophe, which shows as text. Parquet keeps
+# every value exactly.
+_FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def inert(value: str | None) -> str | None:
+    """A text cell a spreadsheet shows rather than evaluates."""
+    return "'" + value if value is not None and value.startswith(_FORMULA_STARTS) else value
 
 
 def _json_cell(value: object) -> str:

@@ -152,3 +152,17 @@ def test_csv_writes_nested_cells_as_json(db: str, tmp_path: Path) -> None:
         assert json.loads(row["players"]) == list(game.state.players)
         assert json.loads(row["final"]) == dict(zip(game.state.players, game.state.scores, strict=True))
         assert json.loads(row["rules"])["order"] == "hig"
+
+
+def test_csv_cells_a_spreadsheet_would_run_are_inert_and_parquet_is_exact(tmp_path: Path) -> None:
+    names = ("=HYPERLINK(1)", "+1", "-x", "@SUM(A1)")
+    path = str(tmp_path / "g.sqlite")
+    game = play_bot_game(names, 2)
+    open_store(path).save_game(game)
+    export(path, tmp_path / "c", "--format", "csv")
+    export(path, tmp_path / "p")
+    with (tmp_path / "c" / "scores.csv").open() as f:
+        shown = {r["player"] for r in csv.DictReader(f)}
+    assert shown == {"'" + name for name in names}
+    exact = set(pq.read_table(tmp_path / "p" / "scores.parquet").column("player").to_pylist())
+    assert exact == set(names)
