@@ -67,7 +67,7 @@ def _refusals(*codes: int) -> dict[int, ResponseSpec]:
 _REFUSALS = {
     400: 'Malformed request: not JSON, invalid UTF-8, a wrong type (no coercion: "7" is no number), '
     "an unknown field, a value out of bounds, nesting the schema does not allow",
-    403: "No token, a token of another seat, or not that seat's decision",
+    403: "No token, a token of another seat, not that seat's decision, or no invite code for the seat",
     404: "No such game or seat",
     409: "expected_version is not the game's version, or another move was stored first",
     413: "Request body over the size limit",
@@ -156,8 +156,10 @@ _SEAT = re.compile("[0-5]")
 @post("/games", status_code=201, opt={"body": NewGame}, responses=_refusals(400, 422, 503))
 async def create_game(data: NewGame, games: GameService) -> GameCreated:
     """Start a game: its players in seat order, sets, rule set, and optionally the pile's seed."""
-    game = await games.create(data.players, data.expansions, data.rules, data.seed)
-    return GameCreated(game=game.id, version=game.version, players=game.state.players)
+    game, invites = await games.create(
+        data.players, data.expansions, data.rules, data.seed, invitations=data.seating == "invitation"
+    )
+    return GameCreated(game=game.id, version=game.version, players=game.state.players, invites=invites)
 
 
 @get("/games", responses=_refusals(400, 503))
@@ -191,11 +193,14 @@ async def get_game(game_id: UUID, games: GameService) -> GameView:
     "/games/{game_id:uuid}/seats/{seat:int}",
     status_code=201,
     opt={"seat_in_path": True},
-    responses=_refusals(400, 404, 409, 503),
+    responses=_refusals(400, 403, 404, 409, 503),
 )
-async def join_seat(game_id: UUID, seat: int, games: GameService) -> SeatToken:
-    """Claim a seat; the answer holds the seat's secret token, shown only this once."""
-    token = await games.join(game_id, seat)
+async def join_seat(
+    game_id: UUID, seat: int, games: GameService, authorization: AuthHeader = None
+) -> SeatToken:
+    """Claim a seat; the answer holds the seat's secret token, shown only this once. A game
+    seated by invitation takes the seat's invite code as "Authorization: Bearer CODE"."""
+    token = await games.join(game_id, seat, bearer_token(authorization))
     player = await games.read(game_id, lambda game: game.state.players[seat])
     return SeatToken(game=game_id, seat=seat, player=player, token=token)
 

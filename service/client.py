@@ -75,14 +75,20 @@ class CarcClient:
         expansions: Sequence[str] = ("base",),
         rules: RuleSet | None = None,
         seed: int | None = None,
+        invitation: bool = False,
     ) -> GameCreated:
         body = NewGame(
-            players=tuple(players), expansions=tuple(expansions), rules=rules or RuleSet(), seed=seed
+            players=tuple(players),
+            expansions=tuple(expansions),
+            rules=rules or RuleSet(),
+            seed=seed,
+            seating="invitation" if invitation else "open",
         )
         return await self._call("POST", "/games", GameCreated, body)
 
-    async def join(self, game: UUID, seat: int) -> SeatToken:
-        return await self._call("POST", f"/games/{game}/seats/{seat}", SeatToken)
+    async def join(self, game: UUID, seat: int, invite: str | None = None) -> SeatToken:
+        headers = {"Authorization": f"Bearer {invite}"} if invite else None
+        return await self._call("POST", f"/games/{game}/seats/{seat}", SeatToken, headers=headers)
 
     async def game(self, game: UUID) -> GameView:
         return await self._call("GET", f"/games/{game}", GameView)

@@ -41,7 +41,9 @@ from service.store import (
     Conflict,
     MoveAccepted,
     SeatClaimed,
+    SeatsByInvitation,
     ServiceStore,
+    invitation_record_id,
     move_record_id,
     seat_record_id,
 )
@@ -102,8 +104,11 @@ class GameService:
         expansions: Sequence[str],
         rules: RuleSet,
         seed: int | None,
-    ) -> Game:
-        """A new game; the pile is shuffled with `seed`, or unpredictably without one."""
+        *,
+        invitations: bool = False,
+    ) -> tuple[Game, tuple[str, ...]]:
+        """A new game, and with `invitations` one invite code per seat (else none: any client
+        may take an open seat); the pile is shuffled with `seed`, or unpredictably without one."""
         problem = next(filter(None, map(name_problem, players)), None)
         if problem:
             raise ServiceError(problem)
@@ -115,20 +120,42 @@ class GameService:
         # The salt keeps the pile's commitment from being checked against guesses of the order.
         salt = secrets.token_hex(16)
         game = Game.start(players, pile, expansions=expansions, rules=rules, seed=seed, pile_salt=salt)
-        await self._write(game.collect_events())
+        codes = tuple(secrets.token_urlsafe(16) for _ in players) if invitations else ()
+        records = (
+            [
+                SeatsByInvitation(
+                    originator_id=invitation_record_id(game.id),
+                    originator_version=1,
+                    game=game.id,
+                    codes_sha256=tuple(token_hash(code) for code in codes),
+                )
+            ]
+            if invitations
+            else []
+        )
+        # One write: a game never exists without the invitations it was created with.
+        await self._write([*game.collect_events(), *records])
         self._remember(game)
-        return game
+        return game, codes
 
     async def read(self, game_id: UUID, view: Callable[[Game], T]) -> T:
         """`view` of the game as stored now, taken while no move can change it."""
         async with self._locked(game_id):
             return view(await self._fresh(game_id))
 
-    async def join(self, game_id: UUID, seat: int) -> str:
-        """Claim `seat` and return its secret token; each seat can be claimed once."""
+    async def join(self, game_id: UUID, seat: int, invite: str | None = None) -> str:
+        """Claim `seat` and return its secret token; each seat can be claimed once, and in a
+        game seated by invitation only with that seat's invite code."""
         players = await self.read(game_id, lambda game: len(game.state.players))
         if not 0 <= seat < players:
             raise NotFound(f"game {game_id} has seats 0 to {players - 1}, not {seat}")
+        invitation = await asyncio.to_thread(self.store.record, invitation_record_id(game_id))
+        if isinstance(invitation, SeatsByInvitation) and (
+            invite is None or not secrets.compare_digest(token_hash(invite), invitation.codes_sha256[seat])
+        ):
+            raise Forbidden(
+                f"game {game_id} seats by invitation: send seat {seat}'s invite code as the bearer token"
+            )
         token = secrets.token_urlsafe(32)
         claim = SeatClaimed(
             originator_id=seat_record_id(game_id, seat),

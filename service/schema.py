@@ -7,7 +7,7 @@ listed among the legal moves without a change here.
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Literal
 from uuid import UUID
 
 import msgspec
@@ -38,6 +38,8 @@ class NewGame(Body, frozen=True, kw_only=True):
     expansions: Annotated[tuple[SetCode, ...], msgspec.Meta(max_length=16)] = ("base",)
     rules: RuleSet = msgspec.field(default_factory=RuleSet)
     seed: Seed | None = None  # None: the server shuffles the pile unpredictably
+    # "open": any client may take a free seat; "invitation": only with that seat's invite code.
+    seating: Literal["open", "invitation"] = "open"
 
 
 class MoveBody(Body, frozen=True, kw_only=True):
@@ -45,10 +47,13 @@ class MoveBody(Body, frozen=True, kw_only=True):
     expected_version: Version | None = None  # refuse the move (409) unless the game is at this version
 
 
-class GameCreated(msgspec.Struct, frozen=True, kw_only=True):
+class GameCreated(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     game: UUID
     version: int
     players: tuple[str, ...]
+    # With seating "invitation": each seat's invite code, shown this once; hand each player
+    # theirs, to send as "Authorization: Bearer CODE" when taking the seat.
+    invites: tuple[str, ...] = ()
 
 
 class SeatToken(msgspec.Struct, frozen=True, kw_only=True):

@@ -52,12 +52,26 @@ class MoveAccepted(ev.Event, frozen=True, kw_only=True):
     after_version: int
 
 
-ServiceRecord = SeatClaimed | MoveAccepted
-_DECODERS = {cls.__name__: msgspec.msgpack.Decoder(cls) for cls in (SeatClaimed, MoveAccepted)}
+class SeatsByInvitation(ev.Event, frozen=True, kw_only=True):
+    """Game `game` seats only whoever brings a seat's invite code; the SHA-256 of each seat's
+    code, in seat order (the codes themselves were shown once, to the game's creator)."""
+
+    game: UUID
+    codes_sha256: tuple[str, ...]
+
+
+ServiceRecord = SeatClaimed | MoveAccepted | SeatsByInvitation
+_DECODERS = {
+    cls.__name__: msgspec.msgpack.Decoder(cls) for cls in (SeatClaimed, MoveAccepted, SeatsByInvitation)
+}
 
 
 def seat_record_id(game_id: UUID, seat: int) -> UUID:
     return uuid5(game_id, f"seat/{seat}")
+
+
+def invitation_record_id(game_id: UUID) -> UUID:
+    return uuid5(game_id, "invitations")
 
 
 def move_record_id(game_id: UUID, key: str) -> UUID:
@@ -105,7 +119,7 @@ class ServiceStore(GameStore):
         if not found:
             return None
         record = found[0]
-        assert isinstance(record, SeatClaimed | MoveAccepted)
+        assert isinstance(record, SeatClaimed | MoveAccepted | SeatsByInvitation)
         return record
 
     def events_after(self, game_id: UUID, version: int, until: int | None = None) -> list[ev.Event]:
