@@ -702,18 +702,51 @@ def serve(
     access_log: Annotated[
         bool, typer.Option("--access-log/--no-access-log", help="Log each request on stderr.")
     ] = True,
+    request_timeout: Annotated[
+        float,
+        typer.Option("--request-timeout", min=0.1, help="Seconds a client has to send a whole request."),
+    ] = 10.0,
+    keep_alive: Annotated[
+        float, typer.Option("--keep-alive", min=1, help="Seconds an idle connection stays open.")
+    ] = 5.0,
+    max_connections: Annotated[
+        int, typer.Option("--max-connections", min=1, help="Connections at once; beyond, 503.")
+    ] = 1000,
+    shutdown_timeout: Annotated[
+        float,
+        typer.Option("--shutdown-timeout", min=1, help="On SIGTERM, seconds for requests under way."),
+    ] = 10.0,
+    cache_games: Annotated[
+        int, typer.Option("--cache-games", min=1, help="Games kept in memory (least recently used out).")
+    ] = 10_000,
+    streams_per_client: Annotated[
+        int, typer.Option("--streams-per-client", min=1, help="Event streams one address may hold open.")
+    ] = 20,
+    streams_per_game: Annotated[
+        int, typer.Option("--streams-per-game", min=1, help="Event streams open on one game.")
+    ] = 500,
 ) -> None:
-    """Run the game service over HTTP until interrupted (API description at /schema).
+    """Run the game service over HTTP until SIGTERM or Ctrl-C (API description at /schema).
 
     Says on stderr where it listens, then logs one line per request. GET /health answers
     whether the service and its store are up; GET /games lists the stored games.
     """
     # Imported here: the web stack costs every other command start-up time it does not need.
-    from service.api import serve as serve_http
+    from service.limits import Limits
+    from service.server import serve as serve_http
 
+    limits = Limits(
+        request_seconds=request_timeout,
+        keep_alive_seconds=keep_alive,
+        connections=max_connections,
+        shutdown_seconds=shutdown_timeout,
+        cached_games=cache_games,
+        streams_per_client=streams_per_client,
+        streams_per_game=streams_per_game,
+    )
     with user_errors():
         try:
-            serve_http(db, host, port, access_log=access_log)
+            serve_http(db, host, port, access_log=access_log, limits=limits)
         except OSError as e:
             fail(f"cannot listen on {host}:{port}: {e.strerror or e}")
 

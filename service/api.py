@@ -9,15 +9,13 @@ from __future__ import annotations
 import asyncio
 import logging
 import re
-import socket
-import sys
 from collections.abc import AsyncIterator
 from typing import Annotated, Any
 from uuid import UUID
 
 import msgspec
-import uvicorn
 from litestar import Litestar, Request, Response, get, post
+from litestar.datastructures import State
 from litestar.di import Provide
 from litestar.exceptions import HTTPException
 from litestar.openapi import OpenAPIConfig, ResponseSpec
@@ -29,6 +27,7 @@ from domain.events import GameEnded
 from domain.store import StoreError
 from projections.scores import ScoreReport, score_report
 from service.games import GameService, ServiceError
+from service.limits import Limits
 from service.openapi import ExactJsonPlugin
 from service.schema import (
     MAX_INT64,
@@ -45,9 +44,9 @@ from service.schema import (
     game_view,
 )
 from service.store import open_service_store
+from service.streams import TooManyStreams
 from service.visibility import PublicView
 
-POLL_SECONDS = 0.1  # how often an event stream looks for events stored by any process
 MAX_PAGE = 1000  # games listed by one GET /games
 MAX_BODY = 64 * 1024  # bytes; the largest body the service takes (a new game) is well under 2 KB
 
@@ -72,6 +71,7 @@ _REFUSALS = {
     409: "expected_version is not the game's version, or another move was stored first",
     413: "Request body over the size limit",
     422: "A rule of the game refuses the move (its rule id given), or an idempotency key reused",
+    429: "This client, or this game, has as many event streams open as it may",
     503: "The store does not answer",
 }
 
@@ -238,8 +238,9 @@ async def get_scores(game_id: UUID, games: GameService) -> ScoreReport:
     return await games.read(game_id, lambda game: score_report(game.state))
 
 
-@get("/games/{game_id:uuid}/events", responses=_refusals(400, 404, 503))
+@get("/games/{game_id:uuid}/events", responses=_refusals(400, 404, 429, 503))
 async def stream_events(
+    request: Request[Any, Any, Any],
     game_id: UUID,
     games: GameService,
     after: Annotated[int, Parameter(query="after", ge=0, le=MAX_INT64)] = 0,
@@ -248,28 +249,38 @@ async def stream_events(
     ] = None,
 ) -> ServerSentEvent:
     """Server-sent events: the game's stored events after number `after` (or Last-Event-ID), then
-    each new one as it is stored; the stream ends after the game's last event."""
+    each new one as it is stored; the stream ends after the game's last event. A stream costs
+    nothing while its game waits; each client and each game may hold a few open (429 beyond)."""
     start = last_event_id if last_event_id is not None else after
     version, over = await games.read(game_id, lambda g: (g.version, g.over))
-    return ServerSentEvent(_follow(games, game_id, start, done=over and start >= version))
+    if start > version:
+        raise ServiceError(f"the game has {version} events so far, none numbered {start}", version)
+    client = request.client.host if request.client else "unknown"
+    games.gate.check(client, game_id)  # 429 now rather than a stream that ends at once
+    return ServerSentEvent(_follow(games, client, game_id, start, done=over and start >= version))
 
 
 async def _follow(
-    games: GameService, game_id: UUID, last: int, *, done: bool
+    games: GameService, client: str, game_id: UUID, last: int, *, done: bool
 ) -> AsyncIterator[ServerSentEventMessage]:
+    if done:
+        return
     first = last
     view = PublicView(lambda: games.store.events_after(game_id, 0, first))
-    while not done:
-        page = await asyncio.to_thread(games.store.events_after, game_id, last)
-        # A page that ends the game hides nothing; one before it shows what players may see.
-        for event in view.show(page, over=any(isinstance(e, GameEnded) for e in page)):
-            last = event.originator_version
-            done = isinstance(event, GameEnded)
-            yield ServerSentEventMessage(
-                data=msgspec.json.encode(event).decode(), event=type(event).__name__, id=last
-            )
-        if not done:
-            await asyncio.sleep(POLL_SECONDS)
+    watch = games.watch
+    with games.gate.admit(client, game_id):
+        while not done and not watch.closed:
+            seen = watch.generation  # before reading: a change after it wakes the wait below
+            page = await asyncio.to_thread(games.store.events_after, game_id, last)
+            # A page that ends the game hides nothing; one before it shows what players may see.
+            for event in view.show(page, over=any(isinstance(e, GameEnded) for e in page)):
+                last = event.originator_version
+                done = isinstance(event, GameEnded)
+                yield ServerSentEventMessage(
+                    data=msgspec.json.encode(event).decode(), event=type(event).__name__, id=last
+                )
+            if not done:
+                await watch.wait(game_id, seen)
 
 
 def bearer_token(header: str | None) -> str | None:
@@ -315,13 +326,23 @@ def _reason(extra: object) -> str:
     return f"{extra.get('message', extra)}{where}"
 
 
+def on_too_many(_: Request[Any, Any, Any], e: TooManyStreams) -> Response[Problem]:
+    return problem(429, str(e), headers={"Retry-After": "10"})
+
+
 def on_store_error(_: Request[Any, Any, Any], e: StoreError) -> Response[Problem]:
     log.error("store error: %s", e)
     return problem(503, str(e))
 
 
-def create_app(db: str) -> Litestar:
-    games = GameService(open_service_store(db))
+def create_app(db: str, limits: Limits | None = None) -> Litestar:
+    limits = limits or Limits()
+    games = GameService(
+        open_service_store(db),
+        cached_games=limits.cached_games,
+        streams_per_client=limits.streams_per_client,
+        streams_per_game=limits.streams_per_game,
+    )
     return Litestar(
         route_handlers=[
             create_game,
@@ -339,54 +360,11 @@ def create_app(db: str) -> Litestar:
             RuleViolation: on_rule_violation,
             HTTPException: on_http_error,
             StoreError: on_store_error,
+            TooManyStreams: on_too_many,
         },
         openapi_config=OpenAPIConfig(title="carc", version="0.1.0", render_plugins=[ExactJsonPlugin()]),
         before_request=strict_input,
         request_max_body_size=MAX_BODY,
         on_shutdown=[games.close],
+        state=State({"games": games}),
     )
-
-
-def serve(db: str, host: str, port: int, *, access_log: bool = True) -> None:
-    """Run the service until interrupted; OSError if it cannot listen on host:port.
-
-    Says where it listens on stderr once the port is bound, then logs each request there.
-    """
-    app = create_app(db)
-    # Bound here rather than by uvicorn, which reports a busy port in its log and exits 3:
-    # the caller gets the error itself.
-    listener = socket.create_server((host, port), family=socket.AF_INET6 if ":" in host else socket.AF_INET)
-    bound_host, bound_port = listener.getsockname()[:2]
-    shown = f"[{bound_host}]" if ":" in bound_host else bound_host
-    print(f"carc serve: listening on http://{shown}:{bound_port} (store {db})", file=sys.stderr, flush=True)
-    config = uvicorn.Config(app, log_config=_log_config(access_log), log_level=None)
-    uvicorn.Server(config).run(sockets=[listener])
-
-
-def _log_config(access_log: bool) -> dict[str, Any]:
-    """uvicorn's own messages at warning level; one access line per request unless turned off."""
-    return {
-        "version": 1,
-        "disable_existing_loggers": False,
-        "formatters": {
-            "plain": {"format": "carc serve: %(levelname)s %(message)s"},
-            "access": {
-                "()": "uvicorn.logging.AccessFormatter",
-                "fmt": '%(asctime)s %(client_addr)s "%(request_line)s" %(status_code)s',
-                "use_colors": False,
-            },
-        },
-        "handlers": {
-            "plain": {"class": "logging.StreamHandler", "formatter": "plain", "stream": "ext://sys.stderr"},
-            "access": {"class": "logging.StreamHandler", "formatter": "access", "stream": "ext://sys.stderr"},
-        },
-        "loggers": {
-            "uvicorn.error": {"handlers": ["plain"], "level": "WARNING", "propagate": False},
-            "uvicorn.access": {
-                "handlers": ["access"] if access_log else [],
-                "level": "INFO" if access_log else "CRITICAL",
-                "propagate": False,
-            },
-            "service": {"handlers": ["plain"], "level": "WARNING", "propagate": False},
-        },
-    }

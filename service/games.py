@@ -21,7 +21,7 @@ import hashlib
 import random
 import secrets
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
 from typing import TypeVar
 from uuid import UUID
@@ -36,6 +36,7 @@ from domain.errors import RuleViolation
 from domain.names import name_problem
 from domain.rules import RuleSet
 from service.commits import GroupCommit
+from service.limits import Limits
 from service.schema import MoveAnswer, deciding_seat, move_answer
 from service.store import (
     Conflict,
@@ -47,11 +48,13 @@ from service.store import (
     move_record_id,
     seat_record_id,
 )
+from service.streams import GameWatch, StreamGate
 from service.visibility import PublicView
 
 T = TypeVar("T")
 
-CACHED_GAMES = 10_000  # games kept in memory per process; others are rebuilt from the store
+
+_DEFAULTS = Limits()
 
 
 class ServiceError(Exception):
@@ -87,14 +90,29 @@ def token_hash(token: str) -> str:
 
 
 class GameService:
-    def __init__(self, store: ServiceStore) -> None:
+    def __init__(
+        self,
+        store: ServiceStore,
+        *,
+        cached_games: int = _DEFAULTS.cached_games,
+        streams_per_client: int = _DEFAULTS.streams_per_client,
+        streams_per_game: int = _DEFAULTS.streams_per_game,
+    ) -> None:
         self.store = store
+        self.cached_games = cached_games
+        self.watch = GameWatch(store)
+        self.gate = StreamGate(streams_per_client, streams_per_game)
         self._writer = GroupCommit(store)
         self._games: OrderedDict[UUID, Game] = OrderedDict()
         self._seats: dict[UUID, list[str | None]] = {}  # game -> token hash per seat
         self._locks: dict[UUID, tuple[asyncio.Lock, int]] = {}  # game -> its lock, requests using it
 
+    @property
+    def games_in_memory(self) -> int:
+        return len(self._games)
+
     async def close(self) -> None:
+        self.watch.close()
         await asyncio.to_thread(self._writer.close)
         self.store.close()
 
@@ -311,13 +329,14 @@ class GameService:
                 game.replay(event)
         return game
 
-    def _write(self, events: Sequence[ev.Event]) -> Awaitable[None]:
-        return asyncio.wrap_future(self._writer.submit(events))
+    async def _write(self, events: Sequence[ev.Event]) -> None:
+        await asyncio.wrap_future(self._writer.submit(events))
+        self.watch.notify({e.originator_id for e in events})
 
     def _remember(self, game: Game) -> None:
         self._games[game.id] = game
         self._games.move_to_end(game.id)
-        while len(self._games) > CACHED_GAMES:
+        while len(self._games) > self.cached_games:
             forgotten, _ = self._games.popitem(last=False)
             self._seats.pop(forgotten, None)
 

@@ -122,10 +122,28 @@ class ServiceStore(GameStore):
         assert isinstance(record, SeatClaimed | MoveAccepted | SeatsByInvitation)
         return record
 
+    def games_changed(self, after: int, until: int) -> set[UUID] | None:
+        """The ids of what has events between store positions `after` and `until` (None: too
+        many to list)."""
+        return _games_changed(self, after, until)
+
     def events_after(self, game_id: UUID, version: int, until: int | None = None) -> list[ev.Event]:
         """A game's stored events with version > `version` (and ≤ `until`), in order."""
         with storage_errors("cannot read"):
             return list(self.events.get(game_id, gt=version, lte=until))  # type: ignore[arg-type]
+
+
+CHANGED_AT_MOST = 10_000  # events read to learn which games changed; beyond, "all of them"
+
+
+def _games_changed(store: GameStore, after: int, until: int) -> set[UUID] | None:
+    with storage_errors("cannot read"):
+        notes = store.recorder.select_notifications(
+            after, limit=CHANGED_AT_MOST, stop=until, inclusive_of_start=False
+        )
+    if len(notes) >= CHANGED_AT_MOST:
+        return None
+    return {n.originator_id if isinstance(n.originator_id, UUID) else UUID(n.originator_id) for n in notes}
 
 
 def open_service_store(url: str) -> ServiceStore:
