@@ -30,6 +30,7 @@ bench: setup
 	$(BIN)/python bench/records.py
 	$(BIN)/python bench/analytics.py
 	$(BIN)/python bench/check.py
+	$(BIN)/python bench/streams.py
 
 clean:
 	rm -rf $(VENV) demo.sqlite .pytest_cache .mypy_cache .ruff_cache .hypothesis

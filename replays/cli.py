@@ -718,7 +718,7 @@ def serve(
     ] = 10.0,
     cache_games: Annotated[
         int, typer.Option("--cache-games", min=1, help="Games kept in memory (least recently used out).")
-    ] = 10_000,
+    ] = 2_000,
     streams_per_client: Annotated[
         int, typer.Option("--streams-per-client", min=1, help="Event streams one address may hold open.")
     ] = 20,
