@@ -35,6 +35,7 @@ from replays.jcz import (
     JczScore,
     ReplayVisitor,
     expansions_of,
+    malformed_save,
     read_jcz,
     replay_jcz,
     unsupported,
@@ -123,8 +124,9 @@ def check_file(path: str | Path) -> CheckResult:
         return replace(head, verdict="unsupported", reason=missing)
     checker = _Checker(save)
     try:
-        game = checker.run()
-        checker.finish(game)
+        with malformed_save(path):
+            game = checker.run()
+            checker.finish(game)
     except _Differs as d:
         return replace(head, verdict="disagrees", disagreement=d.disagreement, checked=checker.expectations)
     except JczRefused as e:

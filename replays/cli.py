@@ -655,6 +655,13 @@ def check(
         print_json({"results": results, "verdicts": verdicts})
     else:
         print_check_table(results, verdicts, wide)
+    for r in results:  # a file that cannot be read or replayed: its own line, whatever the width
+        if r.verdict == "error":
+            reason = r.reason or "cannot be replayed"
+            shown = reason if reason.startswith(r.game) else f"{r.game}: {reason}"
+            err.print(
+                Text.assemble(("error:", "bold red"), " ", printable(shown)), highlight=False, soft_wrap=True
+            )
     if any(r.verdict in FAILING for r in results):
         raise typer.Exit(1)
 

@@ -16,7 +16,8 @@ can compare our legal placements and scores with what JCloisterZone offered and 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 from uuid import UUID
@@ -102,6 +103,20 @@ JCZ_HALVES = {"NL": "Nw", "NR": "Ne", "EL": "En", "ER": "Es", "SL": "Se", "SR": 
 
 class JczError(UserError):
     """A save we cannot read or replay."""
+
+
+# What a message whose payload has the wrong shape (a field missing, a list where a number is
+# due, an empty figure name) makes the replay raise; reported as the save being malformed.
+MALFORMED = (KeyError, ValueError, TypeError, IndexError, AttributeError, RecursionError)
+
+
+@contextmanager
+def malformed_save(path: str | Path) -> Iterator[None]:
+    """A save whose messages do not have the shapes JCloisterZone writes is refused as such."""
+    try:
+        yield
+    except MALFORMED as e:
+        raise JczError(f"{path}: a message is malformed ({type(e).__name__}: {e})") from None
 
 
 class JczRefused(JczError):
@@ -284,9 +299,13 @@ def read_jcz(path: str | Path) -> JczSave:
         return _DECODE_5X.decode(data)
     except msgspec.DecodeError as e:
         error: Exception = e
+    except UnicodeDecodeError as e:
+        raise JczError(f"{path}: not UTF-8 ({e.reason} at byte {e.start})") from None
+    except RecursionError:
+        raise JczError(f"{path}: nested too deeply") from None
     try:  # the older schema, tried only when the file is no 5.x save
         return _from_4x(_DECODE_4X.decode(data))
-    except msgspec.DecodeError:
+    except (msgspec.DecodeError, RecursionError):
         pass
     kind = "not a JCloisterZone save" if isinstance(error, msgspec.ValidationError) else "not JSON"
     raise JczError(f"{path}: {kind}: {error}")

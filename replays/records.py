@@ -55,9 +55,16 @@ class RecordError(UserError):
     and the event and rule if one is at stake."""
 
     def __init__(
-        self, line: int | None, message: str, event: ev.Event | None = None, rule: str | None = None
+        self,
+        line: int | None,
+        message: str,
+        event: ev.Event | None = None,
+        rule: str | None = None,
+        *,
+        where: str | None = None,  # FILE:LINE, when the file is known
     ) -> None:
-        super().__init__(message if line is None else f"line {line}: {message}")
+        shown = where or (None if line is None else f"line {line}")
+        super().__init__(message if shown is None else f"{shown}: {message}")
         self.line = line
         self.message = message
         self.event = event
@@ -111,14 +118,24 @@ def _opened(path: Path) -> Iterator[BinaryIO]:
 
 def read(path: Path) -> tuple[Game, list[ev.Event]]:
     """A file's game and events, every event checked against the rules (see `load`)."""
-    with _opened(path) as lines:
+    with _opened(path) as lines, _naming(path):
         return load(lines)
 
 
 def read_events(path: Path) -> list[ev.Event]:
     """A file's events, checked for form only: for the audit, which checks each rule set itself."""
-    with _opened(path) as lines:
+    with _opened(path) as lines, _naming(path):
         return [event for _, event in _events(lines)]
+
+
+@contextmanager
+def _naming(path: Path) -> Iterator[None]:
+    """A refusal names the file and the line: `FILE:LINE: what is wrong`."""
+    try:
+        yield
+    except RecordError as e:
+        where = f"{path}:{e.line}" if e.line is not None else str(path)
+        raise RecordError(e.line, e.message, e.event, e.rule, where=where) from None
 
 
 def load(lines: Iterable[bytes]) -> tuple[Game, list[ev.Event]]:
@@ -162,6 +179,17 @@ def _events(lines: Iterable[bytes]) -> Iterator[tuple[int, ev.Event]]:
         )
 
 
+# What msgspec raises besides its own errors on bytes that are no JSON it can read: a string that
+# is not UTF-8, and nesting deeper than the interpreter's stack.
+_UNREADABLE = (UnicodeDecodeError, RecursionError)
+
+
+def _unreadable(error: Exception) -> str:
+    if isinstance(error, UnicodeDecodeError):
+        return f"not UTF-8 ({error.reason} at byte {error.start})"
+    return "nested too deeply"
+
+
 def _header(line: bytes) -> Header:
     try:
         signature = _SIGNATURE.decode(line)
@@ -169,6 +197,8 @@ def _header(line: bytes) -> Header:
         raise RecordError(1, f"not a {FORMAT} header ({e})") from None
     except msgspec.DecodeError as e:
         raise RecordError(1, f"the header is not valid JSON ({e})") from None
+    except _UNREADABLE as e:
+        raise RecordError(1, f"the header is {_unreadable(e)}") from None
     if signature.format != FORMAT:
         raise RecordError(1, f"not a {FORMAT} file (format {signature.format!r})")
     if signature.version != VERSION:
@@ -179,6 +209,8 @@ def _header(line: bytes) -> Header:
         header = _HEADER.decode(line)
     except msgspec.ValidationError as e:
         raise RecordError(1, f"bad header: {e}") from None
+    except _UNREADABLE as e:
+        raise RecordError(1, f"the header is {_unreadable(e)}") from None
     if header.events < 1:
         raise RecordError(1, f"the header announces {header.events} events; a game has at least its start")
     return header
@@ -193,6 +225,8 @@ def _event(number: int, line: bytes) -> ev.Event:
         raise RecordError(number, _invalid(line, e)) from None
     except msgspec.DecodeError as e:
         raise RecordError(number, f"not valid JSON ({e}); is the line cut short?") from None
+    except _UNREADABLE as e:
+        raise RecordError(number, f"the line is {_unreadable(e)}") from None
     unknown = sorted(_KEYS.decode(line).keys() - _FIELDS[type(event)])
     if unknown:
         raise RecordError(number, f"{type(event).__name__} has no field {', '.join(map(repr, unknown))}")
@@ -201,7 +235,10 @@ def _event(number: int, line: bytes) -> ev.Event:
 
 def _invalid(line: bytes, error: msgspec.ValidationError) -> str:
     """Why a line of valid JSON is no event, in words (the slow path, taken once per bad file)."""
-    fields = msgspec.json.decode(line)
+    try:
+        fields = msgspec.json.decode(line)
+    except (msgspec.MsgspecError, *_UNREADABLE) as e:  # the typed decoder stopped before this
+        return f"{error}" if not isinstance(e, _UNREADABLE) else f"the line is {_unreadable(e)}"
     if not isinstance(fields, dict):
         return "an event is a JSON object"
     kind = fields.get("type")

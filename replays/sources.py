@@ -14,7 +14,15 @@ import msgspec
 from domain import events as ev
 from domain.aggregate import Game
 from replays import records
-from replays.jcz import JczError, JczSave, read_jcz, replay_jcz, unsupported
+from replays.jcz import (
+    JczError,
+    JczRefused,
+    JczSave,
+    malformed_save,
+    read_jcz,
+    replay_jcz,
+    unsupported,
+)
 from replays.jcz_draws import plan_draws
 
 # Ids of imported JCloisterZone games: a name-based UUID of what the save records of the game.
@@ -48,7 +56,7 @@ def is_jcz(path: Path) -> bool:
     first = head.lstrip(b"\xef\xbb\xbf \t\r\n").split(b"\n", 1)[0]
     try:
         line = msgspec.json.decode(first)
-    except msgspec.DecodeError:
+    except (msgspec.DecodeError, msgspec.ValidationError, UnicodeDecodeError, RecursionError):
         line = None
     if isinstance(line, dict) and (line.get("format") == records.FORMAT or "type" in line):
         return False
@@ -67,7 +75,13 @@ def import_jcz(path: Path) -> tuple[Game, list[ev.Event]]:
     missing = unsupported(save)
     if missing:
         raise JczError(f"{path}: needs what this engine does not support: {missing}")
-    game = replay_jcz(save, plan_draws(save).order, game_id=jcz_game_id(save))
+    with malformed_save(path):
+        try:
+            game = replay_jcz(save, plan_draws(save).order, game_id=jcz_game_id(save))
+        except JczRefused as e:  # the refusal names the message; the file is named before it
+            raise JczRefused(f"{path}: {e}", e.index) from None
+        except JczError as e:
+            raise JczError(f"{path}: {e}") from None
     return game, game.collect_events()
 
 

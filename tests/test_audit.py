@@ -110,7 +110,7 @@ def test_r_base_4_a_file_illegal_under_its_own_rules_is_audited_and_refused_on_i
     result = CliRunner().invoke(app, ["import", str(path), "--db", str(tmp_path / "g.sqlite")])
     assert result.exit_code == 1
     message = " ".join(result.stderr.split())
-    assert f"line {DEPLOYED + 2}: FollowerDeployed(" in message and "R-BASE-4" in message
+    assert f"{path}:{DEPLOYED + 2}: FollowerDeployed(" in message and "R-BASE-4" in message
     result = CliRunner().invoke(app, ["audit", str(path), "--json"])
     assert result.exit_code == 0, result.stderr
     readings = json.loads(result.stdout)["readings"]

@@ -150,7 +150,7 @@ def test_bad_files_are_refused_at_their_line_and_nothing_is_stored(
     code, out, err = carc("import", str(path), "--db", db)
     assert code == 1 and out == ""
     message = " ".join(err.split())  # rich wraps long lines
-    assert f"line {line}:" in message
+    assert message.startswith(f"error: {path}:{line}: ")
     for word in words:
         assert word in message
     assert stored_games(db) == 0
@@ -216,7 +216,7 @@ def test_damaged_files_store_nothing(mutation: tuple[list[bytes], int]) -> None:
         path, db = Path(tmp) / "bad.jsonl", str(Path(tmp) / "g.sqlite")
         path.write_bytes(b"\n".join(lines) + b"\n")
         code, _, err = carc("import", str(path), "--db", db)
-        assert code == 1 and f"line {line}:" in " ".join(err.split())
+        assert code == 1 and f".jsonl:{line}: " in " ".join(err.split())
         assert stored_games(db) == 0
 
 
@@ -245,5 +245,5 @@ def test_a_bid_out_of_order_is_refused_at_its_line_and_nothing_is_stored(tmp_pat
     db = str(tmp_path / "g.sqlite")
     code, _, err = carc("import", str(path), "--db", db)
     assert code == 1
-    assert f"line {index + 2}:" in err and "BidRaised" in err and "R-BAZAAR-4" in err
+    assert f".jsonl:{index + 2}: " in err and "BidRaised" in err and "R-BAZAAR-4" in err
     assert stored_games(db) == 0
