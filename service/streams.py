@@ -1,10 +1,12 @@
 """Event streams that cost nothing while nothing happens.
 
 A stream waits for its game to change instead of asking the store again and again. `GameWatch`
-wakes it: at once when this process stores the game's events, and within `poll` seconds when
-another process does (a server beside this one, `carc import`): one query a tick for the whole
-process, the store's newest position, whatever the number of streams, and a second one, for the
-games that changed, only when something did.
+wakes it at once when this process stores the game's events. Events other processes store (a
+server beside this one, `carc import`) wake it too: on PostgreSQL through LISTEN/NOTIFY (the
+eventsourcing recorder's own subscription, which its inserts notify), so an idle server asks the
+store nothing; on SQLite, which has no notifications, within `poll` seconds, for one query a tick
+for the whole process (the store's newest position), whatever the number of streams, and a
+second one, for the games that changed, only when something did.
 
 `StreamGate` caps the streams a client (by address) and a game may hold open, so that no client
 can tie up the server's connections.
@@ -17,6 +19,8 @@ import contextlib
 from collections import OrderedDict
 from collections.abc import Iterator
 from uuid import UUID
+
+from eventsourcing.persistence import ApplicationRecorder, Subscription
 
 from service.store import ServiceStore
 
@@ -33,6 +37,7 @@ class GameWatch:
         self._waiting: dict[UUID, set[asyncio.Future[None]]] = {}
         self._position: int | None = None  # the store's newest event, as last seen
         self._task: asyncio.Task[None] | None = None
+        self._subscription: Subscription[ApplicationRecorder] | None = None
         self.closed = False
 
     def notify(self, games: set[UUID]) -> None:
@@ -74,6 +79,8 @@ class GameWatch:
         self._waiting.clear()
         if self._task is not None:
             self._task.cancel()
+        if self._subscription is not None:
+            self._subscription.stop()
 
     @property
     def streams_waiting(self) -> int:
@@ -84,6 +91,32 @@ class GameWatch:
             self._task = asyncio.get_running_loop().create_task(self._follow_store())
 
     async def _follow_store(self) -> None:
+        """Follow the store's notifications where it has them, else poll it."""
+        loop = asyncio.get_running_loop()
+        start = await asyncio.to_thread(self.store.last_position)
+        try:
+            self._subscription = self.store.recorder.subscribe(gt=start)
+        except NotImplementedError:  # SQLite
+            await self._poll_store()
+            return
+        # A stream may have read before the subscription began: each looks once more.
+        self.notify(set(self._waiting))
+        await asyncio.to_thread(self._listen, loop, self._subscription)
+
+    def _listen(
+        self, loop: asyncio.AbstractEventLoop, subscription: Subscription[ApplicationRecorder]
+    ) -> None:
+        """In a thread: hand each notification's game to the event loop, until stopped."""
+        with contextlib.suppress(Exception), subscription:
+            for note in subscription:
+                game = (
+                    note.originator_id if isinstance(note.originator_id, UUID) else UUID(note.originator_id)
+                )
+                loop.call_soon_threadsafe(self.notify, {game})
+                if self.closed:
+                    return
+
+    async def _poll_store(self) -> None:
         while not self.closed:
             await asyncio.sleep(self.poll)
             if not self._waiting:

@@ -94,8 +94,15 @@ def test_sigterm_stops_the_server_with_a_stream_open(tmp_path: Path) -> None:
         assert process.wait(8) in (0, -signal.SIGTERM)  # …and the server stops, well within 8 s
 
 
+class NoSubscriptions:
+    def subscribe(self, gt: int | None = None) -> None:
+        raise NotImplementedError  # as SQLite's recorder: the watch polls
+
+
 class CountingStore:
     """A store that only counts what the watch asks of it."""
+
+    recorder = NoSubscriptions()
 
     def __init__(self) -> None:
         self.position_reads = 0
@@ -166,3 +173,39 @@ def test_the_games_kept_in_memory_are_bounded(tmp_path: Path) -> None:
     from domain.rules import RuleSet
 
     assert asyncio.run(scenario()) == 3
+
+
+def test_on_postgresql_streams_are_woken_by_notifications_not_polling(postgres_url: str) -> None:
+    from domain.bots import play_bot_game
+    from domain.store import open_store
+
+    async def scenario() -> int:
+        store = open_service_store(postgres_url)
+        reads = 0
+        position = store.last_position
+
+        def counted() -> int:
+            nonlocal reads
+            reads += 1
+            return position()
+
+        store.last_position = counted  # type: ignore[method-assign]
+        watch = GameWatch(store, poll=0.01)
+        game = play_bot_game(2, 3)
+        first = asyncio.create_task(watch.wait(game.id, watch.generation))
+        await asyncio.sleep(0.3)  # idle: with polling, some 30 reads by now
+        assert first.done()  # woken once as the subscription began, as every stream is
+        waiting = asyncio.create_task(watch.wait(game.id, watch.generation))
+        await asyncio.sleep(0.1)
+        assert not waiting.done()
+        # Another process stores the game's events: its insert notifies the store's channel.
+        other = open_store(postgres_url)
+        await asyncio.to_thread(other.save_game, game)
+        other.close()
+        while not waiting.done():  # woken, or the test times out
+            await asyncio.sleep(0.01)
+        watch.close()
+        store.close()
+        return reads
+
+    assert asyncio.run(asyncio.wait_for(scenario(), 20)) == 1  # the position the subscription starts at
