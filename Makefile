@@ -31,6 +31,7 @@ bench: setup
 	$(BIN)/python bench/analytics.py
 	$(BIN)/python bench/check.py
 	$(BIN)/python bench/streams.py
+	$(BIN)/python bench/batch.py
 
 clean:
 	rm -rf $(VENV) demo.sqlite .pytest_cache .mypy_cache .ruff_cache .hypothesis

@@ -6,6 +6,7 @@ on stdout. Errors go to stderr with a non-zero exit code and nothing half-writte
 
 from __future__ import annotations
 
+import functools
 import signal
 import sys
 import threading
@@ -32,8 +33,8 @@ from replays.tables import Cell, Column, Row, printable, show_table
 if TYPE_CHECKING:
     from domain import events as ev
     from domain.aggregate import Game
-    from domain.replay import Verdict
     from domain.store import GameStore
+    from replays.batch import Batch, Source
     from replays.check import CheckResult
 
 app = typer.Typer(
@@ -80,9 +81,13 @@ def _options(
     """Event-sourced Carcassonne: play bot games, store them, replay and score them."""
 
 
-def fail(message: str, code: int = 1) -> NoReturn:
+def say_error(message: str) -> None:
     # The message is text, never markup: it may quote a file name or a player's name.
     err.print(Text.assemble(("error:", "bold red"), " ", printable(message)), highlight=False, soft_wrap=True)
+
+
+def fail(message: str, code: int = 1) -> NoReturn:
+    say_error(message)
     raise typer.Exit(code)
 
 
@@ -426,41 +431,82 @@ def export(
         )
 
 
+WorkersOption = Annotated[
+    int | None,
+    typer.Option(
+        "--workers",
+        min=1,
+        help="Worker processes of a local Dask cluster (default: one per core for big batches, "
+        "else this process; 1: always this process).",
+    ),
+]
+SchedulerOption = Annotated[
+    str | None,
+    typer.Option("--scheduler", help="A running Dask scheduler to use instead, e.g. tcp://host:8786."),
+]
+
+
+def batch_of(workers: int | None, scheduler: str | None) -> Batch:
+    from replays.batch import Batch
+
+    return Batch(workers=workers, scheduler=scheduler)
+
+
 @app.command("import")
 def import_(
-    file: Annotated[
-        Path,
+    files: Annotated[
+        list[Path],
         typer.Argument(
-            help="A recorded-game file: our JSON Lines (see README) or a JCloisterZone .jcz save."
+            help="Recorded-game files (our JSON Lines, see README, or JCloisterZone .jcz saves), "
+            "or folders of them (searched recursively)."
         ),
     ],
+    workers: WorkersOption = None,
+    scheduler: SchedulerOption = None,
     db: DbOption = DEFAULT_DB,
     json: JsonOption = False,
 ) -> None:
-    """Check every event of a recorded game against its rules, then store the game.
+    """Check every event of recorded games against their rules, then store each valid game.
 
     A JCloisterZone save is read under JCloisterZone's reading of the rules (V-ORDER-JCZ and the
-    JCZ-* switches). Nothing is stored unless the whole file is valid.
+    JCZ-* switches). Nothing of a refused file is stored; with many files, each refused one is
+    reported and the rest go on (read and checked in parallel, stored here).
     """
-    from domain.store import StoreError, open_store, storage_errors
+    if len(files) == 1 and not files[0].is_dir():
+        import_one(files[0], db=db, json=json)
+        return
+    import_many(files, batch=batch_of(workers, scheduler), db=db, json=json)
+
+
+def store_checked(store: GameStore, events: list[ev.Event]) -> bool:
+    """Store a checked game's events; False if the very same game is stored already, a
+    StoreError if another game has its id."""
+    from domain.store import StoreError, storage_errors
+
+    game_id = events[0].originator_id
+    stored = store.game_events(game_id)
+    if stored and stored != events:
+        raise StoreError(f"another game with the id {game_id} is already in this store")
+    if not stored:
+        with storage_errors("cannot save"):
+            store.save_events(events)
+    return not stored
+
+
+def import_one(file: Path, *, db: str, json: bool) -> None:
+    from domain.store import open_store
     from projections.scores import score_report
     from replays.sources import read_source
 
     with user_errors():
         game, events = read_source(file)
-        store = open_store(db)
-        stored = store.game_events(game.id)
-        if stored and stored != events:
-            raise StoreError(f"another game with the id {game.id} is already in this store")
-        if not stored:
-            with storage_errors("cannot save"):
-                store.save_events(events)
+        stored = not store_checked(open_store(db), events)
     if json:
         print_json(
             {
                 "game": str(game.id),
                 "events": len(events),
-                "already_stored": bool(stored),
+                "already_stored": stored,
                 "final": score_report(game.state).final,
             }
         )
@@ -469,37 +515,55 @@ def import_(
     print_standings(game, f"{done} {game.id} ({len(events)} events) in {db}")
 
 
-class AuditReading(msgspec.Struct, frozen=True, kw_only=True):
-    """One rule set's verdict on a game; `event` is the 1-based number of the first event it refuses."""
+def import_many(paths: list[Path], *, batch: Batch, db: str, json: bool) -> None:
+    from rich.progress import Progress
 
-    rules: RuleSet
-    legal: bool
-    event: int | None
-    refused: str | None  # the event, described
-    rule: str | None
-    message: str | None
-    reached: int  # events replayed
-    over: bool
-    final: dict[str, int]  # player name -> points where the replay got to
+    from domain.store import StoreError, open_store
+    from replays.batch import Refused, game_files, read_task, run
 
+    files = game_files(paths)
+    missing = [p for p in paths if not p.exists()]
+    if missing:
+        fail(f"file not found: {missing[0]}")
+    if not files:
+        fail(f"no .jsonl or .jcz files in {', '.join(map(str, paths))}")
+    with user_errors():
+        store = open_store(db)
+    outcomes: list[dict[str, Any]] = []
 
-def audit_reading(verdict: Verdict) -> AuditReading:
-    from domain.replay import describe
-    from projections.scores import score_report
+    def done(_: int, part: list[tuple[Path, list[ev.Event]] | Refused]) -> None:
+        for found in part:
+            if isinstance(found, Refused):
+                outcomes.append({"file": found.item, "status": "refused", "reason": found.reason})
+                continue
+            path, events = found
+            try:
+                status = "imported" if store_checked(store, events) else "already stored"
+                outcomes.append({"file": str(path), "status": status, "game": str(events[0].originator_id)})
+            except StoreError as e:
+                outcomes.append({"file": str(path), "status": "refused", "reason": str(e)})
+        progress.advance(task, len(part))
 
-    error = verdict.error
-    report = score_report(verdict.state)
-    return AuditReading(
-        rules=verdict.rules,
-        legal=error is None,
-        event=None if error is None else error.index + 1,
-        refused=None if error is None or error.event is None else describe(error.event),
-        rule=None if error is None else error.rule,
-        message=None if error is None else error.message,
-        reached=report.version,
-        over=report.over,
-        final=report.final,
-    )
+    with Progress(console=err, transient=True) as progress:
+        task = progress.add_task("importing", total=len(files))
+        with user_errors():
+            run(read_task, files, batch, done)
+    store.close()
+    outcomes.sort(key=lambda o: str(o["file"]))
+    counts = Counter[str](str(o["status"]) for o in outcomes)
+    for o in outcomes:
+        if o["status"] == "refused":
+            reason = str(o["reason"])
+            say_error(reason if reason.startswith(str(o["file"])) else f"{o['file']}: {reason}")
+    if json:
+        print_json({"files": outcomes, "counts": counts})
+    else:
+        columns = (Column("file"), Column("status"), Column("game"))
+        rows = [(Path(str(o["file"])).name, str(o["status"]), str(o.get("game", ""))) for o in outcomes]
+        summary = ", ".join(f"{n} {status}" for status, n in sorted(counts.items()))
+        show_table(out, f"{len(outcomes)} file(s) into {db}: {summary}", columns, rows)
+    if counts["refused"]:
+        raise typer.Exit(1)
 
 
 WideOption = Annotated[
@@ -509,10 +573,37 @@ WideOption = Annotated[
 
 @app.command("audit")
 def audit_(
-    source: SourceArgument, db: DbOption = DEFAULT_DB, wide: WideOption = False, json: JsonOption = False
+    sources: Annotated[
+        list[str] | None,
+        typer.Argument(help="Recorded-game files or folders of them, or ids of stored games."),
+    ] = None,
+    every: Annotated[bool, typer.Option("--all", help="Every game of the store.")] = False,
+    output: Annotated[
+        Path | None,
+        typer.Option("--output", "-o", help="Write one row per game and reading here (a Parquet folder)."),
+    ] = None,
+    workers: WorkersOption = None,
+    scheduler: SchedulerOption = None,
+    db: DbOption = DEFAULT_DB,
+    wide: WideOption = False,
+    json: JsonOption = False,
 ) -> None:
-    """Re-check one game under its own rule set and every other variant and ordering."""
+    """Re-check games under their own rule set and every other variant and ordering.
+
+    One game: its readings side by side. Many (several files, folders, --all, or -o): every game
+    under every reading, in parallel, written as a Parquet table with a summary per reading:
+    how many games it finds illegal, and how many it gives another winner.
+    """
+    names = sources or []
+    if every or output is not None or len(names) != 1 or Path(names[0]).is_dir():
+        audit_many(names, every=every, output=output, batch=batch_of(workers, scheduler), db=db, json=json)
+        return
+    audit_one(names[0], db=db, wide=wide, json=json)
+
+
+def audit_one(source: str, *, db: str, wide: bool, json: bool) -> None:
     from domain.replay import audit
+    from projections.audit import audit_reading
 
     with user_errors():
         events = load_events(source, db, check=False)
@@ -550,6 +641,106 @@ def audit_(
                 )
             )
     show_table(out, f"Audit of game {game_id}", columns, rows, wide=wide)
+
+
+def audit_many(
+    names: list[str], *, every: bool, output: Path | None, batch: Batch, db: str, json: bool
+) -> None:
+    """The batch audit: every source under every reading, rows to `output`, a summary shown."""
+    import shutil
+    import tempfile
+
+    from rich.progress import Progress
+
+    from replays.batch import (
+        AuditPart,
+        ReadingSummary,
+        audit_task,
+        run,
+        summarise,
+        write_partition,
+    )
+
+    with user_errors():
+        found = _audit_sources(names, every, db)
+    if not found:
+        fail("no games to audit: name files, folders or game ids, or --all")
+    if output is not None and output.exists() and not output.is_dir():
+        fail(f"{output} is a file; -o names a folder of Parquet files")
+    partial = Path(tempfile.mkdtemp(prefix=f".{output.name}.", dir=output.parent)) if output else None
+    summaries: dict[str, ReadingSummary] = {}
+    refused: list[tuple[str, str]] = []
+    games = rows = 0
+
+    def done(index: int, part: AuditPart) -> None:
+        nonlocal games, rows
+        summarise(part.rows, summaries)
+        refused.extend((r.item, r.reason) for r in part.refused)
+        games += len({r.game for r in part.rows})
+        rows += len(part.rows)
+        if partial is not None:
+            write_partition(partial, index, part.rows)
+        progress.advance(task, batch.chunk)
+
+    try:
+        with Progress(console=err, transient=True) as progress:
+            task = progress.add_task("auditing", total=len(found))
+            with user_errors():
+                run(functools.partial(audit_task, db=db), found, batch, done)
+        if partial is not None and output is not None:
+            if output.exists():
+                shutil.rmtree(output)
+            partial.rename(output)
+    finally:
+        if partial is not None and partial.exists():
+            shutil.rmtree(partial)
+    for item, reason in refused:
+        say_error(reason if reason.startswith(item) else f"{item}: {reason}")
+    if json:
+        print_json(
+            {
+                "games": games,
+                "rows": rows,
+                "output": str(output) if output else None,
+                "readings": summaries,
+                "refused": [{"item": i, "reason": r} for i, r in refused],
+            }
+        )
+    else:
+        columns = (
+            Column("reading"),
+            Column("games", justify="right"),
+            Column("illegal", justify="right"),
+            Column("another winner", justify="right"),
+        )
+        lines = [(name, str(r.games), str(r.illegal), str(r.other_winner)) for name, r in summaries.items()]
+        where = f", rows in {output}" if output else ""
+        show_table(out, f"Audit of {games} game(s){where}", columns, lines)
+    if refused:
+        raise typer.Exit(1)
+
+
+def _audit_sources(names: list[str], every: bool, db: str) -> list[Source]:
+    from replays.batch import Source, game_files
+
+    found: list[Source] = []
+    files = [Path(n) for n in names if Path(n).exists()]
+    found += [Source("file", str(p)) for p in game_files(files)]
+    ids = [n for n in names if not Path(n).exists()]
+    if ids or every:
+        from domain.store import open_store
+
+        store = open_store(db, create=False)
+        try:
+            if every:
+                found += [Source("game", str(s.originator_id)) for s in store.started_games()]
+            for name in ids:
+                if any(c in name for c in "./\\"):
+                    raise UserError(f"file not found: {name}")
+                found.append(Source("game", str(resolve_game(store, name))))
+        finally:
+            store.close()
+    return found
 
 
 @app.command("export-analytics")
@@ -629,6 +820,8 @@ def explain(
 @app.command()
 def check(
     paths: Annotated[list[Path], typer.Argument(help="JCloisterZone .jcz files, or folders holding them.")],
+    workers: WorkersOption = None,
+    scheduler: SchedulerOption = None,
     wide: WideOption = False,
     json: JsonOption = False,
 ) -> None:
@@ -638,18 +831,23 @@ def check(
     """
     from rich.progress import Progress
 
-    from replays.check import FAILING, check_file, jcz_paths
+    from replays.batch import check_task, run
+    from replays.check import FAILING, jcz_paths
 
     files = jcz_paths(paths)
     if not files:
         fail(f"no .jcz files in {', '.join(map(str, paths))}")
-    results: list[CheckResult] = []
+    parts: dict[int, list[CheckResult]] = {}
     # Progress goes to stderr, so that --json keeps stdout to its one document.
     with Progress(console=err, transient=True, disable=len(files) < 2) as progress:
         task = progress.add_task("checking", total=len(files))
-        for path in files:
-            results.append(check_file(path))
-            progress.advance(task)
+
+        def done(index: int, part: list[CheckResult]) -> None:
+            parts[index] = part
+            progress.advance(task, len(part))
+
+        run(check_task, files, batch_of(workers, scheduler), done)
+    results = [result for index in sorted(parts) for result in parts[index]]
     verdicts = Counter[str](r.verdict for r in results)
     if json:
         print_json({"results": results, "verdicts": verdicts})
@@ -658,10 +856,7 @@ def check(
     for r in results:  # a file that cannot be read or replayed: its own line, whatever the width
         if r.verdict == "error":
             reason = r.reason or "cannot be replayed"
-            shown = reason if reason.startswith(r.game) else f"{r.game}: {reason}"
-            err.print(
-                Text.assemble(("error:", "bold red"), " ", printable(shown)), highlight=False, soft_wrap=True
-            )
+            say_error(reason if reason.startswith(r.game) else f"{r.game}: {reason}")
     if any(r.verdict in FAILING for r in results):
         raise typer.Exit(1)
 
@@ -851,6 +1046,8 @@ _EXTRAS = {
     "aiohttp": "server",
     "psycopg": "postgres",
     "pyarrow": "analytics",
+    "dask": "batch",
+    "distributed": "batch",
 }
 
 

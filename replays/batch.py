@@ -1,0 +1,234 @@
+"""Work on whole collections of games: partitioned by game, run in this process or on Dask.
+
+A batch is a list of items (recorded-game files, or ids of stored games) cut into chunks. Each
+chunk goes to one function call that returns its results; the caller gets them one chunk at a
+time, as chunks finish, so it can write each as a partition and keep memory flat whatever the
+number of games. With one worker the chunks run here, one after another (the reference path);
+otherwise on a Dask cluster: a `LocalCluster` of worker processes on this machine, or a running
+scheduler (`dask scheduler` and `dask worker tcp://HOST:8786` on each machine).
+
+Stores are read by game id on the workers themselves (an SQLite file on one machine, PostgreSQL
+shared by them all); files are read where the workers run, so on a cluster they must be on a
+shared file system.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Literal, TypeVar
+
+import msgspec
+
+from domain import events as ev
+from domain.errors import RuleViolation, UserError
+from projections.audit import AuditRow
+
+if TYPE_CHECKING:
+    import pyarrow as pa
+
+    from replays.check import CheckResult
+
+T = TypeVar("T")
+R = TypeVar("R")
+
+CHUNK = 25  # games a task: big enough to amortise a task's cost, small enough to spread the work
+GAME_FILES = (".jsonl", ".jcz")
+
+
+class Batch(msgspec.Struct, frozen=True, kw_only=True):
+    """How to run a batch: `workers` processes here (1: in this process; None: one per core once
+    the batch is big enough to repay starting them), or on `scheduler`."""
+
+    workers: int | None = None
+    scheduler: str | None = None
+    chunk: int = CHUNK
+
+    def processes(self, chunks: int) -> int:
+        """How many processes to run `chunks` chunks on (1: this one)."""
+        if self.workers is not None:
+            return self.workers
+        cores = max(1, os.cpu_count() or 1)
+        # A local cluster takes a second or two to start: worth it for a few chunks a core.
+        return cores if chunks >= 4 * cores else 1
+
+
+def chunks(items: Sequence[T], size: int) -> list[list[T]]:
+    return [list(items[i : i + size]) for i in range(0, len(items), size)]
+
+
+def run(
+    work: Callable[[list[T]], R],
+    items: Sequence[T],
+    batch: Batch,
+    on_result: Callable[[int, R], None],
+) -> None:
+    """Call `work` on each chunk of `items`; `on_result(chunk index, result)` as each finishes.
+
+    In this process when one worker is asked for (or the batch is one chunk: a cluster would cost
+    more than it saves); else on Dask.
+    """
+    parts = chunks(items, batch.chunk)
+    processes = batch.processes(len(parts))
+    if batch.scheduler is None and (processes <= 1 or len(parts) <= 1):
+        for index, part in enumerate(parts):
+            on_result(index, work(part))
+        return
+    for index, result in _on_dask(work, parts, batch.scheduler, processes):
+        on_result(index, result)
+
+
+def _on_dask(
+    work: Callable[[list[T]], R], parts: list[list[T]], scheduler: str | None, processes: int
+) -> Iterator[tuple[int, R]]:
+    from distributed import Client, LocalCluster, as_completed
+
+    cluster = (
+        None
+        if scheduler
+        else LocalCluster(  # type: ignore[no-untyped-call]
+            n_workers=processes, threads_per_worker=1, processes=True, dashboard_address=None
+        )
+    )
+    try:
+        with Client(scheduler or cluster) as client:  # type: ignore[no-untyped-call]
+            futures = {client.submit(work, part, pure=False): index for index, part in enumerate(parts)}
+            for future in as_completed(futures):  # type: ignore[no-untyped-call]
+                yield futures[future], future.result()
+                future.release()  # its result is the caller's now: the cluster forgets it
+    finally:
+        if cluster is not None:
+            cluster.close()
+
+
+def game_files(paths: Iterable[Path]) -> list[Path]:
+    """The recorded-game files among `paths`: each file as given, each folder's `.jsonl` and `.jcz`
+    files (recursively), sorted."""
+    found: list[Path] = []
+    for path in paths:
+        if path.is_dir():
+            found.extend(sorted(p for p in path.rglob("*") if p.suffix.lower() in GAME_FILES and p.is_file()))
+        else:
+            found.append(path)
+    return found
+
+
+class Source(msgspec.Struct, frozen=True):
+    """A game to work on: a recorded-game file, or a stored game by id."""
+
+    kind: Literal["file", "game"]
+    name: str
+
+
+class Refused(msgspec.Struct, frozen=True):
+    """A file (or stored game) a batch could not use, and why."""
+
+    item: str
+    reason: str
+
+
+def events_of(source: Source, db: str | None) -> list[ev.Event]:
+    """A source's events, checked for form (a file's rules are the audit's to check)."""
+    if source.kind == "file":
+        from replays import records
+        from replays.sources import import_jcz, is_jcz
+
+        path = Path(source.name)
+        return import_jcz(path)[1] if is_jcz(path) else records.read_events(path)
+    from uuid import UUID
+
+    from domain.store import open_store
+
+    store = open_store(db, create=False)
+    try:
+        return store.game_events(UUID(source.name))
+    finally:
+        store.close()
+
+
+class AuditPart(msgspec.Struct, frozen=True):
+    rows: list[AuditRow]
+    refused: list[Refused]
+
+
+def audit_task(sources: list[Source], db: str | None = None) -> AuditPart:
+    """The audit rows of a chunk of games (a task of a batch audit)."""
+    from projections.audit import audit_rows
+
+    rows: list[AuditRow] = []
+    refused: list[Refused] = []
+    for source in sources:
+        try:
+            rows.extend(audit_rows(events_of(source, db), source.name if source.kind == "file" else None))
+        except (UserError, RuleViolation) as e:
+            refused.append(Refused(source.name, str(e)))
+    return AuditPart(rows, refused)
+
+
+def read_task(files: list[Path]) -> list[tuple[Path, list[ev.Event]] | Refused]:
+    """Each file's events, checked against its rules, or why it is refused (a task of a batch
+    import: the workers read and check, the caller stores)."""
+    from replays.sources import read_source
+
+    found: list[tuple[Path, list[ev.Event]] | Refused] = []
+    for path in files:
+        try:
+            found.append((path, read_source(path)[1]))
+        except (UserError, RuleViolation) as e:
+            found.append(Refused(str(path), str(e)))
+    return found
+
+
+def check_task(files: list[Path]) -> list[CheckResult]:
+    """`carc check` of a chunk of saves."""
+    from replays.check import check_file
+
+    return [check_file(path) for path in files]
+
+
+def audit_schema() -> pa.Schema:
+    """The batch audit's table: one row per game and reading."""
+    import pyarrow as pa
+
+    return pa.schema(
+        [
+            ("game", pa.string()),
+            ("file", pa.string()),
+            ("reading", pa.string()),
+            ("legal", pa.bool_()),
+            ("refused_event", pa.int64()),
+            ("rule", pa.string()),
+            ("final", pa.list_(pa.struct([("player", pa.string()), ("points", pa.int64())]))),
+            ("winner", pa.list_(pa.string())),
+        ]
+    )
+
+
+def write_partition(folder: Path, index: int, rows: list[AuditRow]) -> None:
+    """One chunk's rows as `folder/part-NNNNN.parquet`."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    table = pa.Table.from_pylist([msgspec.to_builtins(r) for r in rows], schema=audit_schema())
+    pq.write_table(table, folder / f"part-{index:05d}.parquet")
+
+
+class ReadingSummary(msgspec.Struct, kw_only=True):
+    games: int = 0
+    illegal: int = 0
+    other_winner: int = 0  # legal, but someone else wins than under the recorded rules
+
+
+def summarise(rows: Iterable[AuditRow], into: dict[str, ReadingSummary]) -> None:
+    """Add a chunk's rows (each game's readings together, the recorded one first) to `into`."""
+    recorded: dict[str, tuple[str, ...]] = {}
+    for row in rows:
+        if row.reading == "recorded":
+            recorded[row.game] = row.winner
+        summary = into.setdefault(row.reading, ReadingSummary())
+        summary.games += 1
+        summary.illegal += not row.legal
+        summary.other_winner += (
+            row.legal and row.reading != "recorded" and row.winner != recorded.get(row.game)
+        )
