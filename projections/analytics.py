@@ -277,6 +277,40 @@ def _json_cell(value: object) -> str:
     return msgspec.json.encode(value).decode()
 
 
+class TableFiles:
+    """The analytics tables' files in `folder` (``games.parquet``…), written as rows arrive.
+
+    Every table's file is written, even an empty one, so queries find the schema.
+    """
+
+    def __init__(self, folder: Path, fmt: Format) -> None:
+        folder.mkdir(parents=True, exist_ok=True)
+        self.fmt = fmt
+        self.writers = {
+            name: _open(folder / f"{name}.{fmt}", fmt, schema) for name, schema in SCHEMAS.items()
+        }
+        self.written = dict.fromkeys(SCHEMAS, 0)
+
+    def write(self, rows: Rows) -> None:
+        for name, table_rows in rows.items():
+            if table_rows:
+                self.writers[name].write_table(_table(table_rows, SCHEMAS[name], self.fmt))
+                self.written[name] += len(table_rows)
+
+    def close(self) -> None:
+        for writer in self.writers.values():
+            writer.close()
+
+
+def rows_of_games(games: Iterable[Sequence[ev.Event]]) -> Rows:
+    """Every table's rows of several games, together."""
+    together: Rows = {name: [] for name in SCHEMAS}
+    for events in games:
+        for name, rows in game_rows(events).items():
+            together[name].extend(rows)
+    return together
+
+
 def export_analytics(
     store: GameStore,
     games: Iterable[UUID],
@@ -286,31 +320,18 @@ def export_analytics(
     batch: int = 100,
     on_game: Callable[[], None] = lambda: None,
 ) -> dict[str, int]:
-    """Write every table of `games` into `folder` (``games.parquet``…); rows written per table.
-
-    Every table's file is written, even an empty one, so queries find the schema.
-    """
-    folder.mkdir(parents=True, exist_ok=True)
-    writers = {name: _open(folder / f"{name}.{fmt}", fmt, schema) for name, schema in SCHEMAS.items()}
-    written = dict.fromkeys(SCHEMAS, 0)
-    pending: Rows = {name: [] for name in SCHEMAS}
-
-    def flush() -> None:
-        for name, rows in pending.items():
-            if rows:
-                writers[name].write_table(_table(rows, SCHEMAS[name], fmt))
-                written[name] += len(rows)
-                rows.clear()
-
+    """Write every table of `games` into `folder`, `batch` games at a time, in this process; rows
+    written per table. (`carc export-analytics` spreads the same work over `replays.batch`.)"""
+    files = TableFiles(folder, fmt)
     try:
-        for count, game_id in enumerate(games, start=1):
-            for name, rows in game_rows(store.game_events(game_id)).items():
-                pending[name].extend(rows)
+        pending: list[Sequence[ev.Event]] = []
+        for game_id in games:
+            pending.append(store.game_events(game_id))
             on_game()
-            if count % batch == 0:
-                flush()
-        flush()
+            if len(pending) == batch:
+                files.write(rows_of_games(pending))
+                pending.clear()
+        files.write(rows_of_games(pending))
     finally:
-        for writer in writers.values():
-            writer.close()
-    return written
+        files.close()
+    return files.written

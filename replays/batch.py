@@ -17,7 +17,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal, TypeVar
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 import msgspec
 
@@ -178,6 +178,20 @@ def read_task(files: list[Path]) -> list[tuple[Path, list[ev.Event]] | Refused]:
         except (UserError, RuleViolation) as e:
             found.append(Refused(str(path), str(e)))
     return found
+
+
+def analytics_task(ids: list[str], db: str) -> dict[str, list[dict[str, Any]]]:
+    """The analytics tables' rows of a chunk of stored games."""
+    from uuid import UUID
+
+    from domain.store import open_store
+    from projections.analytics import rows_of_games
+
+    store = open_store(db, create=False)
+    try:
+        return rows_of_games(store.game_events(UUID(game)) for game in ids)
+    finally:
+        store.close()
 
 
 def check_task(files: list[Path]) -> list[CheckResult]:

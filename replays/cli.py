@@ -752,14 +752,21 @@ def export_analytics_(
     output: Annotated[Path, typer.Option("--output", "-o", help="Folder for the table files.")] = Path(
         "analytics"
     ),
+    workers: WorkersOption = None,
+    scheduler: SchedulerOption = None,
     db: DbOption = DEFAULT_DB,
     json: JsonOption = False,
 ) -> None:
-    """Write the analytics tables (games, events, scores, features, bids) of stored games."""
+    """Write the analytics tables (games, events, scores, features, bids) of stored games.
+
+    Games are read a chunk at a time, in this process or on Dask workers (--workers,
+    --scheduler), and their rows written as each chunk arrives, so memory stays flat.
+    """
     from rich.progress import Progress
 
     from domain.store import open_store
-    from projections.analytics import export_analytics
+    from projections.analytics import TableFiles
+    from replays.batch import analytics_task, run
 
     with user_errors():
         store = open_store(db, create=False)
@@ -768,12 +775,28 @@ def export_analytics_(
             if games
             else [s.originator_id for s in store.started_games()]
         )
+        store.close()
         with Progress(console=err, transient=True) as progress:
             task = progress.add_task("exporting games", total=len(ids))
             try:
-                written = export_analytics(store, ids, fmt, output, on_game=lambda: progress.advance(task))
+                files = TableFiles(output, fmt)
+                try:
+
+                    def done(_: int, rows: dict[str, list[dict[str, Any]]]) -> None:
+                        files.write(rows)
+                        progress.advance(task, len({r["game"] for r in rows["games"]}))
+
+                    run(
+                        functools.partial(analytics_task, db=db),
+                        [str(g) for g in ids],
+                        batch_of(workers, scheduler),
+                        done,
+                    )
+                finally:
+                    files.close()
             except OSError as e:
                 fail(f"cannot write to {output}: {e}")
+        written = files.written
     if json:
         print_json({"games": len(ids), "folder": str(output), "rows": written})
         return

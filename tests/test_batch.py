@@ -113,3 +113,21 @@ def test_a_folder_with_bad_files_imports_the_good_ones_and_names_each_bad_one(tm
     assert len(list(open_store(db, create=False).started_games())) == 3
     code, out, _ = carc("import", str(folder), "--db", db, "--json")
     assert json.loads(out)["counts"]["already stored"] == 3
+
+
+def test_export_analytics_on_a_cluster_writes_the_rows_of_one_process(store: str, tmp_path: Path) -> None:
+    import pyarrow.parquet as pq
+
+    def tables(workers: str) -> dict[str, list[str]]:
+        out = tmp_path / f"w{workers}"
+        code, _, err = carc("export-analytics", "--db", store, "-o", str(out), "--workers", workers, "--json")
+        assert code == 0, err
+        return {
+            path.stem: sorted(
+                json.dumps(row, sort_keys=True, default=str) for row in pq.read_table(path).to_pylist()
+            )
+            for path in out.glob("*.parquet")
+        }
+
+    alone = tables("1")
+    assert alone["games"] and alone == tables("2")
