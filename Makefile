@@ -3,7 +3,7 @@ VENV ?= .venv
 PYTHON ?= python3
 BIN := $(VENV)/bin
 
-.PHONY: setup demo test lint bench clean
+.PHONY: setup demo test lint bench clean browser
 
 setup: $(VENV)/.installed
 
@@ -21,7 +21,12 @@ lint: setup
 	$(BIN)/ruff check .
 	$(BIN)/mypy
 
-test: lint
+# The viewer's browser tests drive Debian's chromium through Playwright: no browser is downloaded.
+browser:
+	@test -x /usr/bin/chromium || apt-get install -y -qq chromium >/dev/null 2>&1 || \
+		(apt-get update -qq && apt-get install -y -qq chromium)
+
+test: lint browser
 	$(BIN)/pytest
 
 bench: setup

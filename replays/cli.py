@@ -376,6 +376,38 @@ def replay_(
     print_standings(game, f"Event {state.version}, turn {state.turn}, {state.phase}")
 
 
+@app.command()
+def render(
+    source: SourceArgument,
+    output: Annotated[
+        Path, typer.Option("--output", "-o", help="The SVG file to write; - writes to standard output.")
+    ],
+    db: DbOption = DEFAULT_DB,
+    until: UntilOption = None,
+    turn: TurnOption = None,
+    json: JsonOption = False,
+) -> None:
+    """Draw the board of a stored or recorded game as SVG: at its end, an event or a turn."""
+    from projections.svg import render_svg
+    from replays.files import STDOUT, write_whole
+
+    if json and output == STDOUT:
+        fail("--json prints a summary on standard output; write the board to a file with -o FILE")
+    with user_errors():
+        game = replayed(load_events(source, db), until, turn)
+    state = game.state
+    try:
+        write_whole(output, render_svg(state, title=f"Game {game.id}").encode())
+    except OSError as e:
+        fail(f"cannot write {output}: {e.strerror or e}")
+    if json:
+        print_json({"game": str(game.id), "file": str(output), "version": state.version, "turn": state.turn})
+    elif output != STDOUT:
+        err.print(
+            printable(f"wrote {output}: the board at event {state.version}, turn {state.turn}"), markup=False
+        )
+
+
 @app.command("export")
 def export(
     game: GameArgument,

@@ -45,6 +45,7 @@ from service.schema import (
 )
 from service.store import open_service_store
 from service.streams import TooManyStreams
+from service.viewer import ROUTES as VIEWER_ROUTES
 from service.visibility import PublicView
 
 MAX_PAGE = 1000  # games listed by one GET /games
@@ -353,6 +354,7 @@ def create_app(db: str, limits: Limits | None = None) -> Litestar:
             submit_move,
             get_scores,
             stream_events,
+            *VIEWER_ROUTES,
         ],
         dependencies={"games": Provide(lambda: games, use_cache=True, sync_to_thread=False)},
         exception_handlers={
