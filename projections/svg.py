@@ -331,31 +331,25 @@ def render_svg(state: GameState, title: str = "") -> str:
             px, py = _place(location)
             ox, oy = origin((x, y))
             _piece(pieces, figure, player, ox + px * S, oy + py * S)
-    if state.has("dragon") and state.ext["dragon"].at is not None:
-        x, y = origin(state.ext["dragon"].at)
-        _sub(
-            pieces,
-            "circle",
-            cx=x + S * 0.8,
-            cy=y + S * 0.2,
-            r=8,
-            fill="#b22222",
-            stroke="#000",
-            **{"class": "dragon"},
-        )
-    if state.has("fairy") and state.ext["fairy"].by is not None:
-        spot = state.ext["fairy"].by
-        x, y = origin((spot[0], spot[1]))
-        _sub(
-            pieces,
-            "circle",
-            cx=x + S * 0.2,
-            cy=y + S * 0.2,
-            r=5,
-            fill="#ffd1f0",
-            stroke="#a0528c",
-            **{"class": "fairy"},
-        )
+    # The neutral figures, each in a corner of its tile: the dragon, and the fairy by its follower.
+    dragon = state.ext["dragon"].at if state.has("dragon") else None
+    fairy = state.ext["fairy"].by if state.has("fairy") else None
+    for where, corner, radius, fill, stroke, name in (
+        (dragon, (0.8, 0.2), 8, "#b22222", "#000", "dragon"),
+        (None if fairy is None else (fairy[0], fairy[1]), (0.2, 0.2), 5, "#ffd1f0", "#a0528c", "fairy"),
+    ):
+        if where is not None:
+            x, y = origin(where)
+            _sub(
+                pieces,
+                "circle",
+                cx=x + S * corner[0],
+                cy=y + S * corner[1],
+                r=radius,
+                fill=fill,
+                stroke=stroke,
+                **{"class": name},
+            )
     if tiles:
         x, y = origin((tiles[-1].pos[0], tiles[-1].pos[1]))
         _sub(
