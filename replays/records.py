@@ -242,7 +242,7 @@ def _invalid(line: bytes, error: msgspec.ValidationError) -> str:
     if not isinstance(fields, dict):
         return "an event is a JSON object"
     kind = fields.get("type")
-    if kind not in EVENT_TYPES:
+    if not isinstance(kind, str) or kind not in EVENT_TYPES:
         return f"unknown event type {kind!r}; known: {', '.join(EVENT_TYPES)}"
     return f"bad {kind}: {error}"
 
