@@ -119,7 +119,7 @@ async def view_game(game_id: UUID) -> Response[str]:
     return Response(PAGE, media_type="text/html")
 
 
-@post("/view/files", status_code=201, include_in_schema=False)
+@post("/view/files", status_code=201, include_in_schema=False, request_max_body_size=MAX_FILE)
 async def upload(request: Request[Any, Any, Any]) -> Uploaded:
     """Check a recorded game sent as the body (a `.jsonl` record or a `.jcz` save) and keep it."""
     body = await request.body()

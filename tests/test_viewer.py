@@ -16,7 +16,7 @@ from domain.bots import play_bot_game
 from domain.store import open_store
 from replays import records
 from service.client import local_server
-from tests.reference import in_ci
+from tests.reference import JCZ, in_ci, require
 from tests.test_cli import carc
 
 CHROMIUM = Path(os.environ.get("CARC_CHROMIUM", "/usr/bin/chromium"))
@@ -90,6 +90,13 @@ def test_a_recorded_file_opens_in_the_viewer(
     page.get_by_test_id("file").set_input_files(str(path))
     page.wait_for_selector("[data-testid=board] svg.carc-board")
     assert scores_shown(page) == list(game.state.scores)
+    # A JCloisterZone save of a few hundred kilobytes opens too (the API's bodies are far smaller).
+    save = JCZ / "oracle" / "basic_bcb_tb-p3-s200022.jcz"
+    page.get_by_test_id("file").set_input_files(str(require(save)))
+    page.wait_for_function(
+        "document.querySelector('[data-testid=title]').textContent.includes('Alice, Bob, Carol')"
+    )
+    assert page.get_by_test_id("error").inner_text() == ""
     (tmp_path / "bad.jsonl").write_text("not a game")
     page.get_by_test_id("file").set_input_files(str(tmp_path / "bad.jsonl"))
     page.wait_for_function("document.querySelector('[data-testid=error]').textContent.includes('the file')")
