@@ -90,7 +90,7 @@ class Board:
         ]
 
     def fits_somewhere(self, tile: TileType) -> bool:
-        return any(rotations_fitting(tile, c) for c in self.open.values())
+        return any(rotations_fitting(tile, c) for c in self.by_constraint)
 
     def place(self, tile: TileType, pos: Pos, rotation: int) -> PlacedTile:
         """Put a tile down and merge its segments into the features around it.

@@ -52,7 +52,12 @@ def decide(state: GameState, player: int, command: Command) -> list[ev.Event]:
 
 def _command_owner(command: Command) -> Part | None:
     """The part whose command this is, in play or not (it then refuses it, naming its rule)."""
-    return next((part for part in PARTS if type(command) in part.command_steps), None)
+    return _COMMAND_OWNERS.get(type(command))
+
+
+_COMMAND_OWNERS: dict[type[Command], Part] = {}
+for _part in reversed(PARTS):  # the first part in the registry's order that owns a command wins
+    _COMMAND_OWNERS.update(dict.fromkeys(_part.command_steps, _part))
 
 
 def _check_turn(state: GameState, player: int, command: Command) -> tuple[str, Part | None]:

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from domain.commands import Command, Deploy, Pass, PlaceTile
 from domain.state import GameState, Phase
-from domain.tiles import Kind, rotations_fitting
+from domain.tiles import FITS, Kind, rotations_fitting
 
 if TYPE_CHECKING:
     from domain.part import Part
@@ -23,7 +23,11 @@ class Decision(NamedTuple):
 
 def expected_step(state: GameState) -> Decision | None:
     """The decision the game waits for, or None when the engine moves on by itself."""
-    found: Decision | None = state.memoized("step", lambda: _expected_step(state))
+    memo = state.memo
+    try:
+        found: Decision | None = memo["step"]
+    except KeyError:
+        found = memo["step"] = _expected_step(state)
     return found
 
 
@@ -53,7 +57,11 @@ Placement = tuple[int, int, int, PlaceTile | None]
 
 def placement_options(state: GameState) -> list[Placement]:
     """Every placement of the held tile (R-BASE-3), and those the parts make possible."""
-    found: list[Placement] = state.memoized("placements", lambda: _placement_options(state))
+    memo = state.memo
+    try:
+        found: list[Placement] = memo["placements"]
+    except KeyError:
+        found = memo["placements"] = _placement_options(state)
     return found
 
 
@@ -63,9 +71,17 @@ def _placement_options(state: GameState) -> list[Placement]:
         return []
     found: list[Placement] = []
     # One table look-up per distinct constraint: the rotations that match there.
+    table, key = FITS, held.signature << 12
     for constraint, positions in state.board.by_constraint.items():
-        fits = rotations_fitting(held, constraint)
-        if fits:
+        fits = table.get(key | constraint)
+        if fits is None:
+            fits = rotations_fitting(held, constraint)
+        if not fits:
+            continue
+        if len(fits) == 1:
+            rotation = fits[0]
+            found += [(x, y, rotation, None) for x, y in positions]
+        else:
             found += [(x, y, rotation, None) for x, y in positions for rotation in fits]
     for part in state.hooks["placements"]:
         part.placements(state, held, found)
@@ -105,7 +121,12 @@ def figure_owner(state: GameState, figure: str) -> Part | None:
 def legal_deployments(state: GameState, figure: str = "follower") -> list[str]:
     """Locations on the tile just placed (its extra segments included) for a figure (R-BASE-4,
     or the rule of the part that brings the figure)."""
-    found: list[str] = state.memoized(f"deploy {figure}", lambda: _legal_deployments(state, figure))
+    memo = state.memo
+    key = "deploy " + figure
+    try:
+        found: list[str] = memo[key]
+    except KeyError:
+        found = memo[key] = _legal_deployments(state, figure)
     return found
 
 
@@ -223,6 +244,17 @@ def legal_commands(state: GameState) -> list[Command]:
     owner = step_owner(state, step)
     options = owner.command_options(state, step)
     return [*options, Pass()] if step in owner.pass_steps else options
+
+
+def may_pass(state: GameState) -> bool:
+    """Whether `Pass` is among `legal_commands(state)`, without listing them."""
+    decision = expected_step(state)
+    if decision is None:
+        return False
+    step = decision.step
+    if step == "place":
+        return may_decline(state)
+    return step == "action" or step in step_owner(state, step).pass_steps
 
 
 def place_command(placement: Placement) -> PlaceTile:

@@ -50,6 +50,7 @@ class GameState:
         "agenda",
         "awards",
         "board",
+        "completed",
         "current",
         "discarded",
         "draw_order",
@@ -60,7 +61,6 @@ class GameState:
         "hooks",
         "id",
         "memo",
-        "memo_version",
         "next_draw",
         "part",
         "part_count",
@@ -108,18 +108,24 @@ class GameState:
         self.turn = 0
         self.discarded: list[str] = []
         self.agenda: list[Entry] = []
-        self.memo: dict[str, Any] = {}  # answers computed from this version of the state
-        self.memo_version = -1
+        # The features completed in this part, with the tile and the number of segments they were
+        # found for: only a tile or a part's new segment completes anything.
+        self.completed: tuple[PlacedTile | None, int, list[Feature]] = (None, 0, [])
+        # Answers computed from this version of the state; `evolve` starts a new one per event.
+        self.memo: dict[str, Any] = {}
 
     def memoized(self, key: str, compute: Callable[[], Any]) -> Any:
         """`compute()` once per state version: the sequencer, decide and clients ask alike."""
-        if self.memo_version != self.version:
-            self.memo = {}
-            self.memo_version = self.version
         memo = self.memo
-        if key not in memo:
-            memo[key] = compute()
-        return memo[key]
+        try:
+            return memo[key]
+        except KeyError:
+            found = memo[key] = compute()
+            return found
+
+    def forget(self) -> None:
+        """Drop what was computed for this version (the same position read under other rules)."""
+        self.memo = {}
 
     @property
     def pile_left(self) -> int:
@@ -135,8 +141,11 @@ class GameState:
 
     def completions(self) -> list[Feature]:
         """Features completed in this part: by the tile placed, or by the parts' pieces (R-BASE-5)."""
-        result: list[Feature] = self.memoized("completions", self._completions)
-        return result
+        placed, segments, found = self.completed
+        if placed is not self.placed or segments != len(self.board.graph.parent):
+            found = self._completions()
+            self.completed = (self.placed, len(self.board.graph.parent), found)
+        return found
 
     def _completions(self) -> list[Feature]:
         if self.placed is None:
@@ -155,6 +164,7 @@ def evolve(state: GameState, event: ev.Event) -> None:
     else:
         handler(state, event)
     state.version = event.originator_version
+    state.memo = {}
 
 
 def _started(state: GameState, e: ev.GameStarted) -> None:

@@ -227,16 +227,16 @@ def draw_pile(expansions: tuple[str, ...], start: str = START_TILE) -> list[str]
 
 # fits(tile, constraint) cache: key = tile signature << 12 | constraint. Tile types with the
 # same edges share entries, and only the constraints that occur get computed.
-_FITS: dict[int, tuple[int, ...]] = {}
+FITS: dict[int, tuple[int, ...]] = {}
 
 
 def rotations_fitting(tile_type: TileType, constraint: int) -> tuple[int, ...]:
     """Rotations (degrees) in which `tile_type` matches every edge fixed by `constraint`."""
-    key = (tile_type.orientations[0].code << 12) | constraint
-    found = _FITS.get(key)
+    key = (tile_type.signature << 12) | constraint
+    found = FITS.get(key)
     if found is None:
         found = tuple(o.rotation for o in tile_type.orientations if _matches(o, constraint))
-        _FITS[key] = found
+        FITS[key] = found
     return found
 
 

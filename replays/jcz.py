@@ -40,7 +40,7 @@ from domain.expansions.portal_princess import RemoveKnight
 from domain.expansions.tower import ON_TOWER, CaptureFollower, GuardTower, PayRansom, PlaceTowerPiece, towers
 from domain.expansions.wagon import MoveWagon
 from domain.geometry import EDGE_BY_NAME, EDGE_NAMES, HALF_BY_NAME, HALF_NAMES
-from domain.moves import expected_step, feature_handle, legal_commands
+from domain.moves import expected_step, feature_handle, may_pass
 from domain.rules import RuleSet
 from domain.state import GameState, feature_value
 from domain.tiles import TILES
@@ -597,7 +597,7 @@ def _command(index: int, message: JczMessage, state: GameState) -> Command | Non
     if kind == "PASS":
         # Whatever step the engine is at, if passing is legal there; JCloisterZone skips the
         # follower step when nothing can be deployed, and so do we, so some PASSes answer nothing.
-        return Pass() if any(isinstance(c, Pass) for c in legal_commands(state)) else None
+        return Pass() if may_pass(state) else None
     if kind == "PLACE_TOKEN":
         return _token(index, payload)
     if kind == "BAZAAR_BID":

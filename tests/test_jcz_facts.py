@@ -228,7 +228,7 @@ def test_JCZ_builder_on_a_feature_just_completed_only_in_our_reading() -> None:
     state = _first_state(("base", "tb"), builder_on_completed)
     ours = legal_deployments(state, "builder")
     state.rules = msgspec.structs.replace(state.rules, builder_on_completed=False)
-    state.memo_version = -1  # the same position under another reading: nothing remembered holds
+    state.forget()  # the same position under another reading: nothing remembered holds
     placed = state.placed
     assert placed is not None
     graph = state.board.graph
