@@ -1,6 +1,7 @@
 """The abbey (Abbey & Mayor, R-AM-1..3): each player's abbey tile, placed instead of drawing into a
 hole of the board, its edges matching anything and closing what meets them; at the game's end
-those who still hold theirs may place it.
+those who still hold theirs may place it. As in JCloisterZone, it is also offered at the start of a
+builder's second part, instead of the builder's tile (JCZ-ABBEY-BUILDER).
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from domain import events as ev
 from domain.commands import Command
 from domain.errors import RuleViolation
 from domain.events import Event
+from domain.expansions import builders as bd
 from domain.geometry import EDGE_OFFSETS, Pos
 from domain.moves import Decision
 from domain.part import Part, ext
@@ -41,11 +43,12 @@ class PlaceAbbey(Command, frozen=True, kw_only=True):
 
 
 class Abbeys:
-    __slots__ = ("asked", "final", "held")
+    __slots__ = ("asked", "asked_part", "final", "held")
 
     def __init__(self, players: int) -> None:
         self.held = [True] * players  # R-AM-1: one abbey each, in hand
         self.asked = -1  # the turn after which the next player declined their abbey
+        self.asked_part = -1  # the turn part after which a builder's player declined theirs
         self.final: set[int] = set()  # players who decided at the game's end
 
 
@@ -62,8 +65,27 @@ def holes(state: GameState) -> list[Pos]:
     )
 
 
+def _builder_offer(state: GameState) -> int | None:
+    """The player whose builder's second part starts now, if their abbey is to be offered in it
+    instead of the builder's tile: JCloisterZone starts that part as a turn, abbey first, even with
+    the pile empty (JCZ-ABBEY-BUILDER)."""
+    if state.phase != Phase.PART_OVER:
+        return None
+    due = bd.second_part_due(state)
+    if due is None:
+        return None
+    own = abbeys(state)
+    if own.asked_part != state.part_count and own.held[due.player] and holes(state):
+        return due.player
+    return None
+
+
 def _next_to_decide(state: GameState) -> int | None:
-    """Whose abbey decision is due before the next turn (or, the pile empty, before the end)."""
+    """Whose abbey decision is due before the next turn part (a builder's second part, a turn, or,
+    the pile empty, the end)."""
+    builder = _builder_offer(state)
+    if builder is not None:
+        return builder
     if state.phase not in (Phase.START, Phase.PART_OVER) or first_live(state) is not None:
         return None
     own = abbeys(state)
@@ -101,7 +123,9 @@ class AbbeyPart(Part):
 
     def passed(self, state: GameState, step: str) -> None:
         own = abbeys(state)
-        if state.pile_left > 0:
+        if _builder_offer(state) is not None:
+            own.asked_part = state.part_count  # the builder's tile follows (or, none left, the end)
+        elif state.pile_left > 0:
             own.asked = state.turn
         else:
             player = _next_to_decide(state)
@@ -111,8 +135,11 @@ class AbbeyPart(Part):
     def apply(self, state: GameState, event: Event) -> None:
         assert isinstance(event, AbbeyPlayed)
         own = abbeys(state)
+        builder_part = _builder_offer(state) is not None
         own.held[event.player] = False
-        if state.pile_left > 0:
+        if builder_part:
+            bd.begin_second_part(state, event.player, TILE, False)  # JCZ-ABBEY-BUILDER
+        elif state.pile_left > 0:
             begin_turn(state, event.player, TILE, False)
         else:
             own.final.add(event.player)

@@ -14,6 +14,7 @@ from domain.moves import own_follower_locations
 from domain.part import FigureKind, Part, ext
 from domain.state import GameState, begin_part, pop_agenda, return_figures
 from domain.tiles import Kind
+from domain.turns import is_live
 
 NAME: Final = "builders"
 FIGURE: Final = "builder"
@@ -51,6 +52,28 @@ def builders(state: GameState) -> Builders:
 
 def earned(state: GameState) -> bool:
     return state.has(NAME) and builders(state).earned
+
+
+def second_part_due(state: GameState) -> Entry | None:
+    """The builder's second part, when it is what comes next: its item first on the agenda, dead
+    items aside. With the pile empty its tile is never taken (R-TB-3a), but JCloisterZone still
+    opens the part, to offer the player their abbey there (JCZ-ABBEY-BUILDER)."""
+    if not state.has(NAME):
+        return None
+    for entry in state.agenda:
+        if entry.item == TAKE:
+            return entry
+        if is_live(state, entry):
+            return None
+    return None
+
+
+def begin_second_part(state: GameState, player: int, tile_id: str, from_pile: bool) -> None:
+    """The builder's second part starts with `tile_id`: the pile's top, or the player's abbey."""
+    pop_agenda(state, TAKE)
+    if from_pile:
+        state.next_draw += 1
+    begin_part(state, player, PART_KIND, tile_id, from_pile)
 
 
 class BuildersPart(Part):
@@ -119,9 +142,7 @@ class BuildersPart(Part):
             builders(state).grants.append(state.sitting)
         else:
             assert isinstance(event, BuilderTurnTaken)
-            pop_agenda(state, TAKE)
-            state.next_draw += 1
-            begin_part(state, event.player, PART_KIND, event.tile, True)
+            begin_second_part(state, event.player, event.tile, True)
 
     def is_live(self, state: GameState, entry: Entry) -> bool:
         return entry.item != TAKE or state.pile_left > 0  # R-TB-3a
