@@ -11,6 +11,7 @@ from domain.geometry import EDGE_OFFSETS, HALF_OPPOSITE, RING_OFFSETS, Pos, neig
 from domain.tiles import (
     EDGE_BITS,
     EDGE_MASK,
+    FITS,
     WILD_EDGE,
     Kind,
     Orientation,
@@ -20,7 +21,17 @@ from domain.tiles import (
 
 
 class PlacedTile:
-    __slots__ = ("base", "edge_codes", "edge_segment", "extra", "index", "orientation", "pos", "tile")
+    __slots__ = (
+        "base",
+        "edge_codes",
+        "edge_segment",
+        "extra",
+        "index",
+        "located",
+        "orientation",
+        "pos",
+        "tile",
+    )
 
     def __init__(self, index: int, pos: Pos, tile: TileType, orientation: Orientation, base: int) -> None:
         self.index = index
@@ -33,6 +44,7 @@ class PlacedTile:
         # Edge kinds as the board sees them: a part's extra segment may change them.
         self.edge_codes = list(orientation.edge_codes)
         self.extra: list[tuple[str, int, Kind]] = []  # (name, segment id, kind) a part laid here
+        self.located: list[tuple[str, int, Kind]] | None = None  # `locations()`, once asked
 
     def segment(self, name: str) -> int:
         """Segment id of the location `name` on this tile, extra segments included; KeyError if none."""
@@ -42,12 +54,18 @@ class PlacedTile:
         return self.base + self.orientation.by_name[name]
 
     def locations(self) -> list[tuple[str, int, Kind]]:
-        """(name, segment id, kind) of every location on this tile: its segments, then extra ones."""
-        found = [
-            (name, self.base + i, seg.kind)
-            for i, (name, seg) in enumerate(zip(self.orientation.names, self.tile.segments, strict=True))
-        ]
-        return found + self.extra if self.extra else found
+        """(name, segment id, kind) of every location on this tile: its segments, then extra ones.
+        The list is kept (a part's new segment renews it): callers read it, never change it."""
+        found = self.located
+        if found is None:
+            base = self.base
+            found = [
+                (name, base + i, seg.kind)
+                for i, (name, seg) in enumerate(zip(self.orientation.names, self.tile.segments, strict=True))
+            ]
+            found += self.extra
+            self.located = found
+        return found
 
     def location(self, sid: int) -> str:
         """The location name of segment `sid` of this tile."""
@@ -62,7 +80,18 @@ class PlacedTile:
 
 
 class Board:
-    __slots__ = ("at", "by_constraint", "cloister_ring", "cloister_segment", "graph", "open", "tiles")
+    __slots__ = (
+        "at",
+        "by_constraint",
+        "cloister_ring",
+        "cloister_segment",
+        "graph",
+        "open",
+        "ring_closed",
+        "sides",
+        "surrounded",
+        "tiles",
+    )
 
     def __init__(self) -> None:
         self.tiles: list[PlacedTile] = []
@@ -74,6 +103,10 @@ class Board:
         self.graph = FeatureGraph()
         self.cloister_segment: dict[Pos, int] = {}  # cloister tile position -> its segment id
         self.cloister_ring: dict[Pos, int] = {}  # cloister tile position -> placed neighbours
+        # Tile position -> the cloisters (segment ids) whose ring its placement closed.
+        self.ring_closed: dict[Pos, list[int]] = {}
+        self.sides: dict[Pos, int] = {}  # empty position next to a tile -> its placed neighbours
+        self.surrounded: set[Pos] = set()  # empty positions with a tile on all four sides
 
     def rotations_at(self, tile: TileType, pos: Pos) -> tuple[int, ...]:
         constraint = self.open.get(pos)
@@ -83,11 +116,21 @@ class Board:
 
     def placements(self, tile: TileType) -> list[tuple[int, int, int]]:
         """Every legal (x, y, rotation) for `tile` by edge matching alone (R-BASE-3)."""
-        return [
-            (pos[0], pos[1], rot)
-            for pos, constraint in self.open.items()
-            for rot in rotations_fitting(tile, constraint)
-        ]
+        found: list[tuple[int, int, int]] = []
+        # One table look-up per distinct constraint: the rotations that match there.
+        table, key = FITS, tile.signature << 12
+        for constraint, positions in self.by_constraint.items():
+            fits = table.get(key | constraint)
+            if fits is None:
+                fits = rotations_fitting(tile, constraint)
+            if not fits:
+                continue
+            if len(fits) == 1:
+                rotation = fits[0]
+                found += [(x, y, rotation) for x, y in positions]
+            else:
+                found += [(x, y, rotation) for x, y in positions for rotation in fits]
+        return found
 
     def fits_somewhere(self, tile: TileType) -> bool:
         return any(rotations_fitting(tile, c) for c in self.by_constraint)
@@ -107,6 +150,9 @@ class Board:
         at[pos] = placed
         open_ = self.open
         self._unset_open(pos)
+        sides = self.sides
+        sides.pop(pos, None)
+        self.surrounded.discard(pos)
 
         x, y = pos
         codes = orientation.edge_codes
@@ -116,18 +162,28 @@ class Board:
             other = at.get(q)
             if other is None:
                 self._set_open(q, open_.get(q, 0) | (codes[edge] << (EDGE_BITS * ((edge + 2) & 3))))
+                n = sides[q] = sides.get(q, 0) + 1
+                if n == 4:
+                    self.surrounded.add(q)
             else:
                 self._join(placed, other, edge)
 
         ring = self.cloister_ring
+        closed: list[int] = []
         if ring:
             for dx, dy in RING_OFFSETS:
                 q = (x + dx, y + dy)
                 if q in ring:
                     ring[q] += 1
+                    if ring[q] == 8:
+                        closed.append(self.cloister_segment[q])
         if tile.cloister_segment >= 0:
             self.cloister_segment[pos] = base + tile.cloister_segment
             ring[pos] = self.cloister_neighbours(pos)
+            if ring[pos] == 8:
+                closed.append(base + tile.cloister_segment)
+        if closed:
+            self.ring_closed[pos] = closed
         return placed
 
     def _unset_open(self, pos: Pos) -> None:
@@ -169,18 +225,7 @@ class Board:
 
     def cloisters_completed_by(self, pos: Pos) -> list[int]:
         """Segment ids of the cloisters whose ring the tile at `pos` closed (R-BASE-5)."""
-        ring = self.cloister_ring
-        if not ring:
-            return []
-        x, y = pos
-        found = [
-            self.cloister_segment[q]
-            for q in ((x + dx, y + dy) for dx, dy in RING_OFFSETS)
-            if ring.get(q) == 8
-        ]
-        if ring.get(pos) == 8:
-            found.append(self.cloister_segment[pos])
-        return found
+        return self.ring_closed.get(pos, [])
 
     def add_segment(self, pos: Pos, kind: Kind, edges: tuple[int, ...], code: int, name: str) -> int:
         """A part lays a segment of `kind` on the placed tile at `pos` reaching `edges`, which the
@@ -189,6 +234,7 @@ class Board:
         placed = self.at[pos]
         sid = self.graph.add_segment(kind, placed.index, len(edges))
         placed.extra.append((name, sid, kind))
+        placed.located = None
         for edge in edges:
             placed.edge_segment[edge] = sid
             placed.edge_codes[edge] = code

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from domain.commands import Command, Deploy, Pass, PlaceTile
 from domain.state import GameState, Phase
-from domain.tiles import FITS, Kind, rotations_fitting
+from domain.tiles import Kind
 
 if TYPE_CHECKING:
     from domain.part import Part
@@ -69,20 +69,7 @@ def _placement_options(state: GameState) -> list[Placement]:
     held = state.tile
     if state.phase != Phase.PLACE or held is None:
         return []
-    found: list[Placement] = []
-    # One table look-up per distinct constraint: the rotations that match there.
-    table, key = FITS, held.signature << 12
-    for constraint, positions in state.board.by_constraint.items():
-        fits = table.get(key | constraint)
-        if fits is None:
-            fits = rotations_fitting(held, constraint)
-        if not fits:
-            continue
-        if len(fits) == 1:
-            rotation = fits[0]
-            found += [(x, y, rotation, None) for x, y in positions]
-        else:
-            found += [(x, y, rotation, None) for x, y in positions for rotation in fits]
+    found: list[Placement] = [(x, y, r, None) for x, y, r in state.board.placements(held)]
     for part in state.hooks["placements"]:
         part.placements(state, held, found)
     for part in state.hooks["may_refuse"]:
@@ -93,6 +80,14 @@ def _placement_options(state: GameState) -> list[Placement]:
 
 def legal_placements(state: GameState) -> list[tuple[int, int, int]]:
     """Every (x, y, rotation) the held tile may take (R-BASE-3, and the parts' own)."""
+    held = state.tile
+    if (
+        held is not None
+        and state.phase == Phase.PLACE
+        and not state.hooks["placements"]
+        and not any(part.may_refuse(state, held) for part in state.hooks["may_refuse"])
+    ):
+        return state.board.placements(held)  # edge matching alone decides
     return [(x, y, r) for x, y, r, _ in placement_options(state)]
 
 
@@ -138,7 +133,7 @@ def _legal_deployments(state: GameState, figure: str) -> list[str]:
     if figure != "follower" and owner is None:
         return []
     unblockable = owner is not None and owner.unblockable
-    if not unblockable and state.memoized("blocked", lambda: _blocked(state)):
+    if not unblockable and state.hooks["blocks_deployment"] and _blocked(state):
         return []
     if owner is not None:
         return owner.deployments(state, figure)
@@ -148,7 +143,13 @@ def _legal_deployments(state: GameState, figure: str) -> list[str]:
 
 
 def _blocked(state: GameState) -> bool:
-    return any(part.blocks_deployment(state) for part in state.hooks["blocks_deployment"])
+    memo = state.memo
+    try:
+        blocked: bool = memo["blocked"]
+    except KeyError:
+        hooks = state.hooks["blocks_deployment"]
+        blocked = memo["blocked"] = any(part.blocks_deployment(state) for part in hooks)
+    return blocked
 
 
 def unoccupied_locations(state: GameState) -> list[str]:
@@ -156,12 +157,10 @@ def unoccupied_locations(state: GameState) -> list[str]:
     when farmers are played; a set's own kind of feature takes none."""
     placed = state.placed
     assert placed is not None
-    graph = state.board.graph
-    farmers = state.rules.farmers
+    feature = state.board.graph.feature
+    skipped = (Kind.OTHER,) if state.rules.farmers else (Kind.OTHER, Kind.FIELD)
     return [
-        name
-        for name, sid, kind in placed.locations()
-        if kind != Kind.OTHER and (farmers or kind != Kind.FIELD) and not graph.feature(sid).occupied()
+        name for name, sid, kind in placed.locations() if kind not in skipped and not feature(sid).occupied()
     ]
 
 
