@@ -37,7 +37,15 @@ from domain.expansions.castles import ChooseCastle, ChooseCastleTarget, target_p
 from domain.expansions.dragon import MoveDragon
 from domain.expansions.fairy import MoveFairy
 from domain.expansions.portal_princess import RemoveKnight
-from domain.expansions.tower import ON_TOWER, CaptureFollower, GuardTower, PayRansom, PlaceTowerPiece, towers
+from domain.expansions.tower import (
+    ON_TOWER,
+    CaptureFollower,
+    ExchangePrisoner,
+    GuardTower,
+    PayRansom,
+    PlaceTowerPiece,
+    towers,
+)
 from domain.expansions.wagon import MoveWagon
 from domain.geometry import EDGE_BY_NAME, EDGE_NAMES, HALF_BY_NAME, HALF_NAMES
 from domain.moves import expected_step, feature_handle, may_pass
@@ -642,6 +650,8 @@ def _command(index: int, message: JczMessage, state: GameState) -> Command | Non
         if jailer is None:
             raise JczError(f"message {index}: nobody holds {meeple} prisoner")
         return PayRansom(jailer=jailer, figure=figure)
+    if kind == "EXCHANGE_FOLLOWER":  # the capturer's choice of which of theirs comes back
+        return ExchangePrisoner(figure=_figure(index, str(payload["meepleId"])))
     if kind == "BAZAAR_BUY_OR_SELL":
         return Buy() if payload["value"] == "BUY" else Sell()
     if kind in ("COMMIT", "GAME_OVER"):  # GAME_OVER: 4.x's explicit end; our pile ends the game

@@ -41,6 +41,7 @@ from domain.expansions.portal_princess import RemoveKnight
 from domain.expansions.tower import (
     ON_TOWER,
     CaptureFollower,
+    ExchangePrisoner,
     FollowerCaptured,
     GuardTower,
     PayRansom,
@@ -335,6 +336,11 @@ class Writer:
         elif isinstance(command, PayRansom):
             meeple = self.ids.at(seat, command.figure, ("prison", command.jailer))
             send("PAY_RANSOM", seat, {"meepleId": meeple})
+        elif isinstance(command, ExchangePrisoner):
+            exchange = towers(state).exchange
+            assert exchange is not None
+            meeple = self.ids.at(seat, command.figure, ("prison", exchange[1]))
+            send("EXCHANGE_FOLLOWER", seat, {"meepleId": meeple})
         elif isinstance(command, PlaceTowerPiece):
             where = {"position": [command.x, command.y], "feature": "Tower", "location": "I"}
             send("PLACE_TOKEN", seat, {"token": "TOWER_PIECE", "pointer": where})

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
+import msgspec
 import pytest
 
 from domain.aggregate import Game
@@ -24,6 +25,9 @@ from domain.store import open_store
 from domain.tiles import TILES
 from projections.analytics import export_analytics
 from projections.explain import explain_turn
+from replays.jcz import JCZ_READING
+from replays.jcz_export import export_jcz
+from replays.sources import import_jcz
 
 ANN, BOB = 0, 1
 SETS = ("base", "ic", "river", "tower")
@@ -218,3 +222,87 @@ def test_explain_and_analytics_name_the_tower_rules(tmp_path: Path) -> None:
     finally:
         store.close()
     assert rows["events"] == game.version and rows["scores"] == len(game.state.awards)
+
+
+def two_kinds_held_by_bob(rules: RuleSet | None = None) -> Game:
+    """Bob holds Ann's thief and her large follower; his monk at (1,2) lies below his tower at
+    (1,1), which Ann raises to height 3 and takes it."""
+    pile = ["BA/RFr", "TO/F", "BA/L", "BA/C", "BA/RFr", "BA/L", "BA/RFr", "BA/C", "BA/RFr", "BA/C"]
+    game = Game.start(("Ann", "Bob"), pile, expansions=("base", "ic", "tower"), rules=rules)
+    place(game, 1, 0, then=Deploy(location="E+W"))
+    game.execute(BOB, PlaceTile(x=1, y=1, rotation=0))
+    game.execute(BOB, tw.PlaceTowerPiece(x=1, y=1))
+    game.execute(BOB, tw.CaptureFollower(x=1, y=0, location="E+W", owner=ANN))
+    place(game, 0, 1, then=Deploy(location="cloister", figure="big"))  # Ann
+    game.execute(BOB, PlaceTile(x=2, y=1, rotation=180))
+    game.execute(BOB, tw.PlaceTowerPiece(x=1, y=1))  # height 2
+    game.execute(BOB, tw.CaptureFollower(x=0, y=1, location="cloister", owner=ANN, figure="big"))
+    place(game, -1, 0)  # Ann
+    place(game, 1, 2, then=Deploy(location="cloister"))  # Bob's monk
+    assert sorted(tw.towers(game.state).prisoners[BOB]) == [(ANN, "big"), (ANN, "follower")]
+    game.execute(ANN, PlaceTile(x=2, y=0, rotation=0))
+    game.execute(ANN, tw.PlaceTowerPiece(x=1, y=1))  # height 3
+    game.execute(ANN, tw.CaptureFollower(x=1, y=2, location="cloister", owner=BOB))
+    return game
+
+
+def test_R_TOWER_6_with_several_kinds_held_the_capturer_chooses_which_comes_back() -> None:
+    game = two_kinds_held_by_bob()
+    assert expected_step(game.state) == Decision("exchange", ANN)
+    assert not any(isinstance(e, tw.PrisonersExchanged) for e in game.pending)
+    # A choice, not a pass (JCloisterZone's SelectPrisonerToExchangeAction allows none).
+    assert legal_commands(game.state) == [
+        tw.ExchangePrisoner(figure="big"),
+        tw.ExchangePrisoner(figure="follower"),
+    ]
+    with pytest.raises(RuleViolation) as refused:
+        game.execute(ANN, tw.ExchangePrisoner(figure="mayor"))
+    assert refused.value.rule == "R-TOWER-6"
+    game.execute(ANN, tw.ExchangePrisoner(figure="big"))
+    exchanged = next(e for e in game.pending if isinstance(e, tw.PrisonersExchanged))
+    assert (exchanged.player, exchanged.figure, exchanged.other, exchanged.other_figure) == (
+        ANN,
+        "big",
+        BOB,
+        "follower",
+    )
+    assert tw.towers(game.state).prisoners == [[], [(ANN, "follower")]]  # the thief stays
+    assert game.state.ext["figures"]["big"] == [1, 1] and game.state.supply == [6, 7]
+    assert expected_step(game.state) == Decision("place", BOB)
+    replay(game.pending)  # the choice replays as recorded
+
+
+def test_R_TOWER_7_a_ransom_names_which_kind_comes_back() -> None:
+    game = two_kinds_held_by_bob()
+    game.execute(ANN, tw.ExchangePrisoner(figure="follower"))
+    assert tw.towers(game.state).prisoners == [[], [(ANN, "big")]]
+    game = two_kinds_held_by_bob()
+    game.execute(ANN, tw.ExchangePrisoner(figure="big"))
+    game.execute(BOB, PlaceTile(x=0, y=2, rotation=180))
+    game.execute(BOB, Pass())
+    # Ann's turn: her thief is still Bob's prisoner; a ransom names it.
+    game.execute(ANN, PlaceTile(x=3, y=0, rotation=0))
+    assert tw.PayRansom(jailer=BOB, figure="follower") in legal_commands(game.state)
+    assert tw.PayRansom(jailer=BOB, figure="big") not in legal_commands(game.state)
+
+
+def test_R_TOWER_6_the_choice_goes_to_a_jcz_save_and_back(tmp_path: Path) -> None:
+    rules = msgspec.structs.replace(
+        RuleSet(), **{k: v for k, v in JCZ_READING.items() if k in RuleSet.__struct_fields__}
+    )
+    game = two_kinds_held_by_bob(rules)
+    game.execute(ANN, tw.ExchangePrisoner(figure="big"))
+    game.execute(BOB, PlaceTile(x=0, y=2, rotation=180))
+    game.execute(BOB, Pass())
+    game.execute(ANN, PlaceTile(x=3, y=0, rotation=0))
+    game.execute(ANN, tw.PayRansom(jailer=BOB, figure="follower"))
+    path = tmp_path / "exchange.jcz"
+    path.write_bytes(export_jcz(game.pending))
+    sent = [(m["type"], m["payload"]) for m in msgspec.json.decode(path.read_bytes())["replay"]]
+    assert ("EXCHANGE_FOLLOWER", {"meepleId": "0.big.1"}) in sent
+    assert ("PAY_RANSOM", {"meepleId": "0.small.1"}) in sent
+    _, imported = import_jcz(path)
+    started = imported[0]
+    assert imported[1:] == [
+        msgspec.structs.replace(e, originator_id=started.originator_id) for e in game.pending[1:]
+    ]

@@ -146,6 +146,7 @@ AnyCommand = (
     | tower.CaptureFollower
     | tower.GuardTower
     | tower.PayRansom
+    | tower.ExchangePrisoner
     | abbey.PlaceAbbey
     | wagon.MoveWagon
     | fairy.MoveFairy

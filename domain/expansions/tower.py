@@ -45,7 +45,9 @@ class FollowerCaptured(Event, frozen=True, kw_only=True):
 
 
 class PrisonersExchanged(Event, frozen=True, kw_only=True):
-    """Two players held each other's followers: both go home (R-TOWER-6)."""
+    """Two players held each other's followers: both go home (R-TOWER-6). `figure` is the kind of
+    the capturer's (`player`) follower that comes back, `other_figure` the one just captured;
+    with several kinds of the capturer's held, the capturer chose `figure`."""
 
     player: int
     figure: str
@@ -94,8 +96,15 @@ class PayRansom(Command, frozen=True, kw_only=True):
     figure: str = "follower"
 
 
+class ExchangePrisoner(Command, frozen=True, kw_only=True):
+    """Which kind of one's own followers comes back in an exchange, when the other player holds
+    several kinds (R-TOWER-6)."""
+
+    figure: str
+
+
 class Towers:
-    __slots__ = ("capture_at", "guards", "heights", "pieces", "prisoners")
+    __slots__ = ("capture_at", "exchange", "guards", "heights", "pieces", "prisoners")
 
     def __init__(self, players: int) -> None:
         self.heights: dict[Pos, int] = {}  # every tower on the board, by position
@@ -103,6 +112,8 @@ class Towers:
         self.pieces = [PIECES[players]] * players
         self.prisoners: list[list[tuple[int, str]]] = [[] for _ in range(players)]  # by jailer
         self.capture_at: Pos | None = None  # the tower raised in this turn part, capture pending
+        # A capture whose exchange waits for the capturer's choice: (capturer, owner, figure taken).
+        self.exchange: tuple[int, int, str] | None = None
 
 
 def towers(state: GameState) -> Towers:
@@ -143,21 +154,23 @@ def _exchangeable(own: Towers, capturer: int, owner: int) -> list[str]:
 class TowerPart(Part):
     name = NAME
     events = (TowerPiecePlaced, FollowerCaptured, PrisonersExchanged, TowerGuarded, RansomPaid)
-    commands = (PlaceTowerPiece, CaptureFollower, GuardTower, PayRansom)
-    steps = {"capture": "R-TOWER-4"}
-    step_names = {"capture": "a capture or a pass"}
+    commands = (PlaceTowerPiece, CaptureFollower, GuardTower, PayRansom, ExchangePrisoner)
+    steps = {"capture": "R-TOWER-4", "exchange": "R-TOWER-6"}
+    step_names = {"capture": "a capture or a pass", "exchange": "the prisoner to exchange"}
     pass_steps = {"capture": "capture"}
     command_steps = {
         PlaceTowerPiece: (("action",), "R-TOWER-3"),
         GuardTower: (("action",), "R-TOWER-8"),
         PayRansom: (("action",), "R-TOWER-7"),
         CaptureFollower: (("capture",), "R-TOWER-4"),
+        ExchangePrisoner: (("exchange",), "R-TOWER-6"),
     }
     command_names = {
         PlaceTowerPiece: "place a tower piece",
         GuardTower: "put a follower on a tower",
         PayRansom: "pay a ransom",
         CaptureFollower: "capture a follower",
+        ExchangePrisoner: "choose the prisoner to exchange",
     }
     rules_of = {
         TowerPiecePlaced: "R-TOWER-3",
@@ -178,6 +191,8 @@ class TowerPart(Part):
         ),
         TowerGuarded: (lambda e: (e.player, GuardTower(x=e.x, y=e.y, figure=e.figure)), "R-TOWER-8"),
         RansomPaid: (lambda e: (e.player, PayRansom(jailer=e.jailer, figure=e.figure)), "R-TOWER-7"),
+        # Only when the capturer chose; with one kind held it is one more event of the capture.
+        PrisonersExchanged: (lambda e: (e.player, ExchangePrisoner(figure=e.figure)), "R-TOWER-6"),
     }
 
     def start(self, state: GameState, event: ev.GameStarted) -> None:
@@ -223,6 +238,8 @@ class TowerPart(Part):
         if state.phase != Phase.ACTION_DONE:
             return None
         own = towers(state)
+        if own.exchange is not None:
+            return Decision("exchange", own.exchange[0])
         if own.capture_at is not None and targets(state, own.capture_at):
             return Decision("capture", state.current)
         return None
@@ -248,7 +265,10 @@ class TowerPart(Part):
         elif isinstance(event, FollowerCaptured):
             own.capture_at = None
             self._capture(state, event)
+            if event.owner != event.player and len(_exchangeable(own, event.player, event.owner)) > 1:
+                own.exchange = (event.player, event.owner, event.figure)  # the capturer chooses
         elif isinstance(event, PrisonersExchanged):
+            own.exchange = None
             own.prisoners[event.player].remove((event.other, event.other_figure))
             own.prisoners[event.other].remove((event.player, event.figure))
             to_supply(state, event.other, event.other_figure)
@@ -325,6 +345,25 @@ class TowerPart(Part):
                     figure=command.figure,
                 )
             ]
+        if isinstance(command, ExchangePrisoner):
+            assert own.exchange is not None
+            _, owner, taken = own.exchange
+            kinds = _exchangeable(own, player, owner)
+            if command.figure not in kinds:
+                raise RuleViolation(
+                    "R-TOWER-6",
+                    f"seat {owner} holds no {command.figure} of yours; choose one of {', '.join(kinds)}",
+                )
+            return [
+                PrisonersExchanged(
+                    originator_id=gid,
+                    originator_version=version,
+                    player=player,
+                    figure=command.figure,
+                    other=owner,
+                    other_figure=taken,
+                )
+            ]
         assert isinstance(command, CaptureFollower)
         assert own.capture_at is not None
         wanted = (command.x, command.y, command.location, command.owner, command.figure)
@@ -345,9 +384,10 @@ class TowerPart(Part):
             figure=command.figure,
         )
         kinds = _exchangeable(own, player, command.owner) if command.owner != player else []
-        if not kinds:
-            return [captured]
-        # Prisoners of the capturer held by the other player: swapped at once (R-TOWER-6).
+        if len(kinds) != 1:
+            return [captured]  # none to exchange, or several kinds: the capturer chooses which
+        # Prisoners of the capturer held by the other player, all of one kind: swapped at once
+        # (R-TOWER-6).
         return [
             captured,
             PrisonersExchanged(
@@ -362,6 +402,10 @@ class TowerPart(Part):
 
     def command_options(self, state: GameState, step: str) -> list[Command]:
         own = towers(state)
+        if step == "exchange":
+            assert own.exchange is not None
+            capturer, owner, _ = own.exchange
+            return [ExchangePrisoner(figure=figure) for figure in _exchangeable(own, capturer, owner)]
         assert own.capture_at is not None
         return [
             CaptureFollower(x=x, y=y, location=location, owner=owner, figure=figure)
