@@ -179,7 +179,6 @@ class TowerPart(Part):
         TowerGuarded: "R-TOWER-8",
         RansomPaid: "R-TOWER-7",
     }
-    engine_rules = {PrisonersExchanged: "R-TOWER-6"}
     decisions = {
         TowerPiecePlaced: (lambda e: (e.player, PlaceTowerPiece(x=e.x, y=e.y)), "R-TOWER-3"),
         FollowerCaptured: (
