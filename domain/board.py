@@ -19,6 +19,8 @@ from domain.tiles import (
     rotations_fitting,
 )
 
+EDGE_HALVES: tuple[tuple[int, int], ...] = tuple((2 * edge, 2 * edge + 1) for edge in range(4))
+
 
 class PlacedTile:
     __slots__ = (
@@ -91,6 +93,7 @@ class Board:
         "sides",
         "surrounded",
         "tiles",
+        "watched",
     )
 
     def __init__(self) -> None:
@@ -105,6 +108,7 @@ class Board:
         self.cloister_ring: dict[Pos, int] = {}  # cloister tile position -> placed neighbours
         # Tile position -> the cloisters (segment ids) whose ring its placement closed.
         self.ring_closed: dict[Pos, list[int]] = {}
+        self.watched: dict[Pos, list[Pos]] = {}  # empty position -> the cloisters it neighbours
         self.sides: dict[Pos, int] = {}  # empty position next to a tile -> its placed neighbours
         self.surrounded: set[Pos] = set()  # empty positions with a tile on all four sides
 
@@ -148,7 +152,7 @@ class Board:
         self.tiles.append(placed)
         at = self.at
         at[pos] = placed
-        open_ = self.open
+        open_, by_constraint = self.open, self.by_constraint
         self._unset_open(pos)
         sides = self.sides
         sides.pop(pos, None)
@@ -161,27 +165,44 @@ class Board:
             q = (x + dx, y + dy)
             other = at.get(q)
             if other is None:
-                self._set_open(q, open_.get(q, 0) | (codes[edge] << (EDGE_BITS * ((edge + 2) & 3))))
-                n = sides[q] = sides.get(q, 0) + 1
-                if n == 4:
-                    self.surrounded.add(q)
+                old = open_.get(q)
+                if old is None:
+                    constraint = codes[edge] << (EDGE_BITS * ((edge + 2) & 3))
+                    sides[q] = 1
+                else:
+                    group = by_constraint[old]
+                    group.discard(q)
+                    if not group:
+                        del by_constraint[old]
+                    constraint = old | (codes[edge] << (EDGE_BITS * ((edge + 2) & 3)))
+                    n = sides[q] = sides[q] + 1
+                    if n == 4:
+                        self.surrounded.add(q)
+                open_[q] = constraint
+                group = by_constraint.get(constraint)
+                if group is None:
+                    by_constraint[constraint] = {q}
+                else:
+                    group.add(q)
             else:
                 self._join(placed, other, edge)
 
         ring = self.cloister_ring
         closed: list[int] = []
-        if ring:
-            for dx, dy in RING_OFFSETS:
-                q = (x + dx, y + dy)
-                if q in ring:
-                    ring[q] += 1
-                    if ring[q] == 8:
-                        closed.append(self.cloister_segment[q])
+        for cloister in self.watched.pop(pos, ()):
+            ring[cloister] += 1
+            if ring[cloister] == 8:
+                closed.append(self.cloister_segment[cloister])
         if tile.cloister_segment >= 0:
             self.cloister_segment[pos] = base + tile.cloister_segment
             ring[pos] = self.cloister_neighbours(pos)
             if ring[pos] == 8:
                 closed.append(base + tile.cloister_segment)
+            watched = self.watched
+            for dx, dy in RING_OFFSETS:
+                q = (x + dx, y + dy)
+                if q not in at:
+                    watched.setdefault(q, []).append(pos)
         if closed:
             self.ring_closed[pos] = closed
         return placed
@@ -201,12 +222,13 @@ class Board:
 
     def _join(self, placed: PlacedTile, other: PlacedTile, edge: int) -> None:
         graph = self.graph
-        for half in (2 * edge, 2 * edge + 1):
-            mine = placed.half_segment(half)
+        mine_halves, their_halves = placed.orientation.half_segment, other.orientation.half_segment
+        for half in EDGE_HALVES[edge]:
+            mine = mine_halves[half]
             if mine >= 0:
-                theirs = other.half_segment(HALF_OPPOSITE[half])
+                theirs = their_halves[HALF_OPPOSITE[half]]
                 if theirs >= 0:
-                    graph.union(mine, theirs)
+                    graph.union(placed.base + mine, other.base + theirs)
         mine = placed.edge_segment[edge]
         theirs = other.edge_segment[(edge + 2) & 3]
         # A segment against nothing (a mismatch a part's extra segment mends) stays open here.

@@ -22,6 +22,10 @@ FOLLOWER_STRENGTH: dict[str, int | Callable[[Feature], int]] = {"follower": 1}
 OCCUPIERS: set[str] = set()
 
 
+_NONE: list[int] = []  # what a feature without borders shares: never changed in place
+_NO_MARKS: dict[str, int] = {}  # likewise, a feature without marks
+
+
 class Feature:
     """What a whole feature holds; lives on its union-find root only."""
 
@@ -36,35 +40,54 @@ class Feature:
         "tiles",
     )
 
-    def __init__(self, fid: int, kind: Kind, tile: int, open_edges: int, pennants: int) -> None:
+    def __init__(
+        self,
+        fid: int,
+        kind: Kind,
+        tile: int,
+        open_edges: int,
+        pennants: int,
+        borders: list[int] = _NONE,
+        marks: dict[str, int] = _NO_MARKS,
+    ) -> None:
         self.id = fid
         self.kind = kind
         self.tiles = {tile}  # placed-tile indices: a tile counts once per feature (R-BASE-5)
         self.open = open_edges  # cities and roads: edges not yet matched by a neighbour
         self.pennants = pennants
         self.figures: list[Figure] = []  # every figure on it: followers and the parts' own
-        self.borders: list[int] = []  # fields: segment ids of the cities they touch
-        self.marks: dict[str, int] = {}  # segment flags counted over the feature
+        # Fields: segment ids of the cities they touch. Shared while empty: never changed in place.
+        self.borders = borders
+        self.marks = marks  # segment flags counted over the feature; shared while empty, as above
 
     def followers(self) -> list[Figure]:
+        figures = self.figures
+        if not figures:
+            return []
         strength = FOLLOWER_STRENGTH
-        return [f for f in self.figures if f[2] in strength]
+        return [f for f in figures if f[2] in strength]
 
     def occupied(self) -> bool:
         """A follower is on it (R-BASE-4), or a figure that keeps followers off."""
+        figures = self.figures
+        if not figures:
+            return False
         strength = FOLLOWER_STRENGTH
-        return any(f[2] in strength or f[2] in OCCUPIERS for f in self.figures)
+        return any(f[2] in strength or f[2] in OCCUPIERS for f in figures)
 
     def absorb(self, other: Feature) -> None:
         self.tiles |= other.tiles
         self.open += other.open
         self.pennants += other.pennants
-        self.figures += other.figures
-        self.borders += other.borders
+        if other.figures:
+            self.figures += other.figures
+        if other.borders:
+            self.borders = self.borders + other.borders
         if other.marks:
-            marks = self.marks
+            marks = dict(self.marks)
             for flag, n in other.marks.items():
                 marks[flag] = marks.get(flag, 0) + n
+            self.marks = marks
 
 
 class FeatureGraph:
@@ -80,17 +103,22 @@ class FeatureGraph:
     def add_tile(self, tile: TileType, index: int) -> int:
         """Create one single-segment feature per segment of a tile; returns the first id."""
         base = len(self.parent)
-        parent, features, segment_tile = self.parent, self.features, self.segment_tile
-        for offset, seg in enumerate(tile.segments):
+        parent, features = self.parent, self.features
+        for offset, (kind, edges, pennants, borders, marks) in enumerate(tile.seeds):
             sid = base + offset
             parent.append(sid)
-            segment_tile.append(index)
-            feature = Feature(sid, seg.kind, index, len(seg.edges), seg.pennants)
-            for flag in seg.flags:
-                feature.marks[flag] = feature.marks.get(flag, 0) + 1
-            if seg.borders:
-                feature.borders = [base + b for b in seg.borders]
-            features.append(feature)
+            features.append(
+                Feature(
+                    sid,
+                    kind,
+                    index,
+                    edges,
+                    pennants,
+                    [base + b for b in borders] if borders else _NONE,
+                    marks or _NO_MARKS,
+                )
+            )
+        self.segment_tile += [index] * len(tile.seeds)
         return base
 
     def add_segment(self, kind: Kind, index: int, open_edges: int) -> int:

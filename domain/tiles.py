@@ -7,6 +7,7 @@ edges its placed neighbours impose, 0 where nobody does) is matched by a mask an
 
 from __future__ import annotations
 
+from collections import Counter
 from enum import IntEnum
 from typing import Final
 
@@ -71,6 +72,9 @@ class Orientation(msgspec.Struct, frozen=True):
     by_name: dict[str, int]
 
 
+FeatureSeed = tuple[Kind, int, int, tuple[int, ...], dict[str, int] | None]
+
+
 class TileType(msgspec.Struct, frozen=True):
     id: str
     expansion: str
@@ -80,6 +84,9 @@ class TileType(msgspec.Struct, frozen=True):
     cloister_segment: int  # index of the cloister segment, -1 if none
     tags: frozenset[str]  # one-word clauses a set reads
     orientations: tuple[Orientation, Orientation, Orientation, Orientation]
+    # What each segment's feature starts with on the board: kind, open edges, pennants, the
+    # indices of the cities a field touches, its flags counted (None without any).
+    seeds: tuple[FeatureSeed, ...] = ()
 
     @property
     def cloister(self) -> bool:
@@ -182,6 +189,9 @@ def _parse_line(line: str, expansion: str) -> TileType:
         cloister_segment=cloister_segment,
         tags=frozenset(tags),
         orientations=(o0, o1, o2, o3),
+        seeds=tuple(
+            (seg.kind, len(seg.edges), seg.pennants, seg.borders, dict(Counter(seg.flags)) or None) for seg in segs
+        ),
     )
 
 
