@@ -13,7 +13,9 @@ what meets it. Clauses, separated by ``;``:
 * ``NAME N+S`` any other feature (``river N+S``): a segment that takes no follower unless a
   set's rules say so;
 * after a segment's place, its flags: ``pennant`` (counted by the base game) and any words a
-  set reads (``goods=wine``, ``inn``, ``cathedral``, ``angular``…);
+  set reads (``goods=wine``, ``inn``, ``cathedral``, ``angular``…); ``wagon=a`` links the
+  segments of a tile that carry the same word (a road running into a cloister or a city, the
+  roads of a crossing): where a wagon may roll on to under V-WAGON-C1;
 * a clause of one word (``bazaar``, ``volcano``…) is a tag of the whole tile.
 
 The sets' codes are what users type (`--expansions base,bcb,tb`); `SET_ORDER` fixes the order
