@@ -6,6 +6,7 @@ reading by replaying it with a different `RuleSet`.
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import Annotated, Final, Literal
 
 import msgspec
@@ -96,6 +97,28 @@ class RuleSet(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=T
     pennant (the older reading; JCloisterZone's rule `tiny-city-scoring` = 2), not 2 each
     (R-BASE-5)."""
 
+    princess_must: bool = False
+    """V-PRINCESS-MUST: a princess tile whose city holds a knight obliges its player to send one
+    home, instead of merely letting them (R-PD-6); JCloisterZone's `princess-action` = must."""
+
+    fairy_on_tile: bool = False
+    """V-FAIRY-ON-TILE: the fairy goes onto a tile holding a follower of the player, not beside
+    one follower (R-PD-5); JCloisterZone's `fairy-placement` = on-tile."""
+
+    dragon_after_scoring: bool = False
+    """V-DRAGON-AFTER-SCORING: the dragon moves once the turn part's features scored (and its
+    wagons moved), not before castles and scoring (R-PD-4); JCloisterZone's `dragon-move` =
+    after-scoring."""
+
+    wagon_connected: bool = False
+    """V-WAGON-C1: a wagon whose feature scored moves only to a feature linked to that one (a road
+    running into it on one tile, an abbey closing it), not to any on the nine tiles around
+    (R-AM-5); JCloisterZone's `wagon-move` = C1."""
+
+    barn_occupied: bool = False
+    """V-BARN-OCCUPIED: a barn may go on a field that already has a barn (R-AM-6 forbids it);
+    JCloisterZone's `barn-placement` = occupied."""
+
 
 # The variant switches a user can flip, by their RULES.md id (orders aside): the audit replays a
 # game under each flipped, and `carc play` takes them as options.
@@ -106,6 +129,11 @@ VARIANTS: Final[dict[str, str]] = {
     "V-BAZAAR-NOAUCTION": "bazaar_no_auction",
     "V-BAZAAR-ZEROSCORES": "bazaar_zero_scores",
     "V-TINY-CITY": "tiny_city",
+    "V-PRINCESS-MUST": "princess_must",
+    "V-FAIRY-ON-TILE": "fairy_on_tile",
+    "V-DRAGON-AFTER-SCORING": "dragon_after_scoring",
+    "V-WAGON-C1": "wagon_connected",
+    "V-BARN-OCCUPIED": "barn_occupied",
     "JCZ-BAZAAR-CHOOSER": "bazaar_choice_moves_on",
     "JCZ-BRIDGE-PLACED-TILE": "bridge_on_neighbours",
     "JCZ-BUILDER-COMPLETED": "builder_on_completed",
@@ -113,13 +141,27 @@ VARIANTS: Final[dict[str, str]] = {
 }
 
 
-def audit_variants(rules: RuleSet) -> dict[str, RuleSet]:
-    """Every other reading a recorded game can be re-checked under, by name."""
+# The part (`domain.expansions.PARTS`) a variant changes the play of: with that part out of the
+# game, flipping it changes nothing, and the audit may leave it out.
+VARIANT_PARTS: Final[dict[str, str]] = {
+    "V-PRINCESS-MUST": "princess",
+    "V-FAIRY-ON-TILE": "fairy",
+    "V-DRAGON-AFTER-SCORING": "dragon",
+    "V-WAGON-C1": "wagon",
+    "V-BARN-OCCUPIED": "barn",
+}
+
+
+def audit_variants(rules: RuleSet, parts: Collection[str] | None = None) -> dict[str, RuleSet]:
+    """Every other reading a recorded game can be re-checked under, by name; given the parts in
+    play (`parts`), the variants of parts out of the game are left out."""
     found: dict[str, RuleSet] = {}
     for order in ORDERS:
         if order != rules.order:
             found[ORDER_VARIANTS[order]] = msgspec.structs.replace(rules, order=order)
     for name, field in VARIANTS.items():
+        if parts is not None and VARIANT_PARTS.get(name, "") not in (*parts, ""):
+            continue
         flipped = not getattr(rules, field)
         found[f"{name}={'on' if flipped else 'off'}"] = msgspec.structs.replace(rules, **{field: flipped})
     other_value = 3 if rules.castle_farm_value != 3 else 4

@@ -1,6 +1,7 @@
 """The barn (Abbey & Mayor, R-AM-6): placed on a corner where four fields meet, it sends the
 farmers of its field home with their points, later farmers joining it home with a point a city,
-and scores 4 a city for its owner at the end.
+and scores 4 a city for its owner at the end. A field holds one barn, or under V-BARN-OCCUPIED
+as many as players put there.
 """
 
 from __future__ import annotations
@@ -71,22 +72,26 @@ class BarnPart(Part):
         state.ext["figures"][FIGURE] = [event.rules.barns] * len(event.players)
 
     def deployments(self, state: GameState, figure: str) -> list[str]:
-        """Fields of the tile just placed with a corner where four fields meet, none with a barn."""
+        """Fields of the tile just placed with a corner where four fields meet, none with a barn
+        (R-AM-6) or, under V-BARN-OCCUPIED, with a barn or not."""
         placed = state.placed
         if placed is None or state.ext["figures"][FIGURE][state.current] == 0:
             return []
         board = state.board
+        any_field = state.rules.barn_occupied
         found = []
         for corner, (dx, dy) in _CORNER_AT.items():
             sid = crossing_field(board, (placed.pos[0] + dx, placed.pos[1] + dy))
             mine = corner_field(board, placed.pos, corner)
-            if sid >= 0 and mine >= 0 and not _has_barn(board.graph.feature(mine)):
+            if sid >= 0 and mine >= 0 and (any_field or not _has_barn(board.graph.feature(mine))):
                 name = placed.location(mine)
                 if name not in found:
                     found.append(name)
         return found
 
     def why_not(self, state: GameState, figure: str, location: str) -> str:
+        if state.rules.barn_occupied:
+            return f"a barn goes on a corner where four fields meet, not on {location}"
         return f"a barn goes on a corner where four fields meet, none of them with a barn, not on {location}"
 
     def after_scoring(self, state: GameState, version: int) -> None:

@@ -1,5 +1,9 @@
 """The dragon (Princess & Dragon, R-PD-2..4): it lands on each volcano placed and, when a dragon tile
 is placed, moves six steps, the players moving it in turn, eating the figures where it goes.
+
+It moves once the turn's action is decided, before castles and scoring; under
+V-DRAGON-AFTER-SCORING it moves once the turn part has scored and its wagons have moved, before
+whatever comes next (a builder's second tile, a bazaar).
 """
 
 from __future__ import annotations
@@ -10,9 +14,11 @@ from domain import events as ev
 from domain.commands import Command
 from domain.errors import RuleViolation
 from domain.events import Event
+from domain.expansions import wagon
 from domain.geometry import EDGE_OFFSETS, Pos
 from domain.moves import Decision
 from domain.part import Part, ext
+from domain.rules import RuleSet
 from domain.state import GameState, Phase, followers_gone, to_supply
 from domain.tiles import TILES
 
@@ -138,13 +144,19 @@ class DragonPart(Part):
         return placed is not None and dragon(state).at == placed.pos
 
     def pending(self, state: GameState) -> Decision | None:
-        if state.phase != Phase.ACTION_DONE or not steps(state):
+        after = state.rules.dragon_after_scoring
+        if state.phase != (Phase.PART_OVER if after else Phase.ACTION_DONE) or not steps(state):
             return None
+        if after and state.has(wagon.NAME) and wagon.PART.pending(state) is not None:
+            return None  # the scored features' wagons move first (JCloisterZone's order)
         mover = (state.current + len(dragon(state).visited)) % len(state.players)
         return Decision("dragon", mover)
 
     def command_options(self, state: GameState, step: str) -> list[Command]:
         return [MoveDragon(x=x, y=y) for x, y in steps(state)]
+
+    def rule_of(self, event: Event, rules: RuleSet) -> str:
+        return "V-DRAGON-AFTER-SCORING" if rules.dragon_after_scoring else "R-PD-4"
 
     def decide(self, state: GameState, player: int, command: Command, step: str) -> list[Event]:
         assert isinstance(command, MoveDragon)

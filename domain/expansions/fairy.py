@@ -1,6 +1,7 @@
 """The fairy (Princess & Dragon, R-PD-5): instead of deploying, a player moves the fairy next to one
 of their followers; its owner scores 1 at the start of each of their turns and 3 when that
-follower's feature scores.
+follower's feature scores. Under V-FAIRY-ON-TILE the fairy goes onto a tile holding a follower of
+the player instead, and stays on that tile whoever comes and goes.
 """
 
 from __future__ import annotations
@@ -14,11 +15,13 @@ from domain.events import Event
 from domain.expansions.abbey import FINAL
 from domain.features import Feature
 from domain.part import Part, ext
+from domain.rules import RuleSet
 from domain.state import GameState, Phase, credit, segment_location
 
 NAME: Final = "fairy"
 TURN: Final = "fairy.turn"  # the award categories, named as JCloisterZone names them
 COMPLETED: Final = "fairy.completed"
+ON_TILE: Final = "tile"  # V-FAIRY-ON-TILE: the location of a fairy standing on a whole tile
 
 Spot = tuple[int, int, str, int, str]  # x, y, location, player, figure: the follower it stands by
 
@@ -68,9 +71,48 @@ def _followers(state: GameState, player: int) -> list[Spot]:
     return sorted(found)
 
 
+def _tiles(state: GameState, player: int) -> list[Spot]:
+    """V-FAIRY-ON-TILE: the tiles holding a follower of the player, as where the fairy may go."""
+    spots = {(x, y, ON_TILE, player, "") for x, y, _, _, _ in _followers(state, player)}
+    return sorted(spots)
+
+
+def _options(state: GameState, player: int) -> list[Spot]:
+    """Where the player may move the fairy (R-PD-5, V-FAIRY-ON-TILE): never where it is."""
+    by = fairy(state).by
+    found = _tiles(state, player) if state.rules.fairy_on_tile else _followers(state, player)
+    if by is None:
+        return found
+    if state.rules.fairy_on_tile:  # another tile (JCloisterZone compares positions)
+        return [spot for spot in found if spot[:2] != by[:2]]
+    return [spot for spot in found if spot != by]
+
+
+def _figures_on(state: GameState, pos: tuple[int, int], player: int | None = None) -> list[tuple[int, str]]:
+    """(owner, kind) of every figure on the tile at `pos` (a tower's guard too), of `player` only
+    if given."""
+    board = state.board
+    placed = board.at.get(pos)
+    if placed is None:
+        return []
+    graph = board.graph
+    found = []
+    for _, sid, _ in placed.locations():
+        for owner, fsid, kind in graph.feature(sid).figures:
+            if fsid == sid and (player is None or owner == player):
+                found.append((owner, kind))
+    if state.has("tower"):
+        guard = state.ext["tower"].guards.get(pos)
+        if guard is not None and (player is None or guard[0] == player):
+            found.append(guard)
+    return found
+
+
 def _still_there(state: GameState, by: Spot) -> bool:
     """The follower the fairy stands by is still where it was."""
     x, y, location, player, figure = by
+    if location == ON_TILE:
+        return True  # on a tile, it stays there, followers or none (V-FAIRY-ON-TILE)
     if location == "tower":
         return state.has("tower") and state.ext["tower"].guards.get((x, y)) == (player, figure)
     placed = state.board.at[(x, y)]
@@ -105,21 +147,43 @@ class FairyPart(Part):
         if by is not None and not _still_there(state, by):
             fairy(state).by = by = None  # its follower left the board
         first = state.sitting == state.part_count and state.part != FINAL
-        if first and by is not None and by[3] == state.current:
+        if not first or by is None:
+            return
+        if by[2] == ON_TILE:
+            # V-FAIRY-ON-TILE: 1 for each figure of the player's on the fairy's tile (JCloisterZone's
+            # count), nothing if none.
+            count = len(_figures_on(state, by[:2], state.current))
+            if count:
+                credit(
+                    state,
+                    state.current,
+                    count,
+                    TURN,
+                    "V-FAIRY-ON-TILE",
+                    (("fairy", count),),
+                    -1,
+                    state.version,
+                )
+        elif by[3] == state.current:
             credit(state, by[3], 1, TURN, "R-PD-5", (("fairy", 1),), -1, state.version)
 
     def action_commands(self, state: GameState) -> list[Command]:
-        by = fairy(state).by
         return [
             MoveFairy(x=x, y=y, location=location, figure=figure)
-            for x, y, location, player, figure in _followers(state, state.current)
-            if (x, y, location, player, figure) != by
+            for x, y, location, _, figure in _options(state, state.current)
         ]
 
     def decide(self, state: GameState, player: int, command: Command, step: str) -> list[Event]:
         assert isinstance(command, MoveFairy)
-        wanted = (command.x, command.y, command.location, player, command.figure)
-        if wanted not in _followers(state, player) or wanted == fairy(state).by:
+        figure = "" if command.location == ON_TILE else command.figure  # a tile names no figure
+        wanted = (command.x, command.y, command.location, player, figure)
+        if wanted not in _options(state, player):
+            if state.rules.fairy_on_tile:
+                raise RuleViolation(
+                    "V-FAIRY-ON-TILE",
+                    f"the fairy moves onto another tile holding a follower of yours (location {ON_TILE!r}), "
+                    "not next to one follower",
+                )
             raise RuleViolation("R-PD-5", "the fairy moves next to another follower of your own")
         return [
             FairyMoved(
@@ -129,7 +193,7 @@ class FairyPart(Part):
                 x=command.x,
                 y=command.y,
                 location=command.location,
-                figure=command.figure,
+                figure=figure,
             )
         ]
 
@@ -138,12 +202,23 @@ class FairyPart(Part):
         fairy(state).by = (event.x, event.y, event.location, event.player, event.figure)
         state.phase = Phase.ACTION_DONE
 
+    def rule_of(self, event: Event, rules: RuleSet) -> str:
+        return "V-FAIRY-ON-TILE" if rules.fairy_on_tile else "R-PD-5"
+
     def _bonus(self, state: GameState, feature: Feature, version: int, final: bool) -> None:
-        """The fairy's follower on a scored feature: 3 for its owner (R-PD-5)."""
+        """The fairy's follower on a scored feature: 3 for its owner (R-PD-5); on a tile
+        (V-FAIRY-ON-TILE), 3 for the owner of the feature's first follower on that tile."""
         by = fairy(state).by
         if by is None:
             return
         board = state.board
+        if by[2] == ON_TILE:
+            for player, sid, _ in feature.followers():
+                if segment_location(board, sid)[:2] == by[:2]:
+                    rule = "V-FAIRY-ON-TILE"
+                    credit(state, player, 3, COMPLETED, rule, (("fairy", 3),), feature.id, version, final)
+                    return
+            return
         for player, sid, figure in feature.followers():
             if (*segment_location(board, sid), player, figure) == by:
                 credit(state, player, 3, COMPLETED, "R-PD-5", (("fairy", 3),), feature.id, version, final)
@@ -160,7 +235,7 @@ class FairyPart(Part):
     def followers_left(self, state: GameState, feature: Feature) -> None:
         """The follower went home: the fairy stays where it was, next to nobody."""
         own = fairy(state)
-        if own.by is None:
+        if own.by is None or own.by[2] == ON_TILE:
             return
         board = state.board
         at = board.at.get(own.by[:2])

@@ -1,6 +1,7 @@
 """The magic portal and the princess (Princess & Dragon, R-PD-6, R-PD-7): a tile with a portal lets
 its player deploy a follower on any unfinished, unoccupied feature of the board; a tile with a
-princess lets its player send a knight of the city it joins home instead of deploying.
+princess lets its player send a knight of the city it joins home instead of deploying (under
+V-PRINCESS-MUST, obliges them to: that is then the only thing they may do with the tile).
 """
 
 from __future__ import annotations
@@ -12,7 +13,9 @@ from domain.commands import Command
 from domain.errors import RuleViolation
 from domain.events import Event
 from domain.features import FOLLOWER_STRENGTH, Feature
+from domain.moves import Decision
 from domain.part import Part
+from domain.rules import RuleSet
 from domain.state import GameState, Phase, lift_figure, segment_location, to_supply
 from domain.tiles import Kind
 
@@ -101,11 +104,30 @@ def _knights(state: GameState) -> list[tuple[int, int, str, int, str]]:
     return sorted(set(found))
 
 
+def _removals(state: GameState) -> list[Command]:
+    return [
+        RemoveKnight(x=x, y=y, location=location, owner=owner, figure=figure)
+        for x, y, location, owner, figure in _knights(state)
+    ]
+
+
+MUST: Final = "princess"  # the decision step V-PRINCESS-MUST makes of the princess
+
+
+class Princess:
+    __slots__ = ("owed",)
+
+    def __init__(self) -> None:
+        self.owed = False  # V-PRINCESS-MUST: the tile just placed obliges its player to remove a knight
+
+
 class PrincessPart(Part):
     name = "princess"
     events = (KnightRemoved,)
     commands = (RemoveKnight,)
-    command_steps = {RemoveKnight: (("action",), "R-PD-6")}
+    steps = {MUST: "V-PRINCESS-MUST"}
+    step_names = {MUST: "a knight sent home by the princess"}
+    command_steps = {RemoveKnight: (("action", MUST), "R-PD-6")}
     command_names = {RemoveKnight: "send a knight home"}
     rules_of = {KnightRemoved: "R-PD-6"}
     decisions = {
@@ -119,15 +141,31 @@ class PrincessPart(Part):
     }
 
     def start(self, state: GameState, event: ev.GameStarted) -> None:
-        state.ext[self.name] = None
+        state.ext[self.name] = Princess()
+
+    def begin_part(self, state: GameState) -> None:
+        state.ext[self.name].owed = False
+
+    def tile_placed(self, state: GameState, placed: object) -> None:
+        """V-PRINCESS-MUST: with a knight to send home, the player may do nothing else with the
+        tile: no deployment, no other action, no pass (JCloisterZone's `princess-action` = must)."""
+        if state.rules.princess_must and _knights(state):
+            state.ext[self.name].owed = True
+            state.phase = Phase.ACTION_DONE  # the action step is over: only this decision is left
+
+    def pending(self, state: GameState) -> Decision | None:
+        if state.phase == Phase.ACTION_DONE and state.ext[self.name].owed:
+            return Decision(MUST, state.current)
+        return None
+
+    def command_options(self, state: GameState, step: str) -> list[Command]:
+        return _removals(state)
+
+    def rule_of(self, event: Event, rules: RuleSet) -> str:
+        return "V-PRINCESS-MUST" if rules.princess_must else "R-PD-6"
 
     def action_commands(self, state: GameState) -> list[Command]:
-        if state.phase != Phase.ACTION:
-            return []
-        return [
-            RemoveKnight(x=x, y=y, location=location, owner=owner, figure=figure)
-            for x, y, location, owner, figure in _knights(state)
-        ]
+        return _removals(state) if state.phase == Phase.ACTION else []
 
     def decide(self, state: GameState, player: int, command: Command, step: str) -> list[Event]:
         assert isinstance(command, RemoveKnight)
@@ -153,6 +191,7 @@ class PrincessPart(Part):
         assert isinstance(event, KnightRemoved)
         lift_figure(state, event.x, event.y, event.location, event.owner, event.figure)
         to_supply(state, event.owner, event.figure)
+        state.ext[self.name].owed = False
         state.phase = Phase.ACTION_DONE
 
 

@@ -1,5 +1,10 @@
 """The wagon (Abbey & Mayor, R-AM-5): a follower for roads, cities and cloisters that, when its
-feature scores, may roll on to an unfinished, unoccupied one nearby instead of going home.
+feature scores, may roll on to an unfinished, unoccupied one nearby instead of going home: one on
+its tile or the eight around it, or, under V-WAGON-C1, one linked to the feature that scored.
+
+The links of V-WAGON-C1 are catalogue data: segments of one tile that share a ``wagon=X`` flag
+(a road running into a cloister or a city on that tile, roads meeting at a crossing) are linked,
+and a road or city is linked to an abbey that closes one of its ends.
 """
 
 from __future__ import annotations
@@ -11,15 +16,18 @@ from domain.commands import Command
 from domain.errors import RuleViolation
 from domain.events import Event
 from domain.features import Feature
-from domain.geometry import RING_OFFSETS, Pos
+from domain.geometry import RING_OFFSETS, Pos, neighbour
 from domain.moves import Decision, unoccupied_locations
 from domain.part import FigureKind, Part, ext
+from domain.rules import RuleSet
 from domain.state import GameState, Phase, deploy
 from domain.tiles import Kind
 
 NAME: Final = "wagon"
 FIGURE: Final = "wagon"
 _KINDS: Final = (Kind.ROAD, Kind.CITY, Kind.CLOISTER)
+LINK: Final = "wagon="  # V-WAGON-C1: segment flags linking the segments of a tile that share one
+ABBEY: Final = "abbey"  # the tag of the abbey tile (Abbey & Mayor)
 
 
 class WagonMoved(Event, frozen=True, kw_only=True):
@@ -38,11 +46,13 @@ class MoveWagon(Command, frozen=True, kw_only=True):
 
 
 class Wagons:
-    __slots__ = ("waiting",)
+    __slots__ = ("segments", "waiting")
 
     def __init__(self) -> None:
-        # Wagons whose feature scored in this turn part: (owner, the tile they stood on), in order.
+        # Wagons whose feature scored in this turn part: (owner, the tile they stood on), in order,
+        # and the segment each stood on.
         self.waiting: list[tuple[int, Pos]] = []
+        self.segments: list[int] = []
 
 
 def wagons(state: GameState) -> Wagons:
@@ -50,25 +60,60 @@ def wagons(state: GameState) -> Wagons:
     return found
 
 
-def destinations(state: GameState, source: Pos) -> list[tuple[int, int, str]]:
+def destinations(state: GameState, source: Pos, segment: int = -1) -> list[tuple[int, int, str]]:
     """Unfinished, unoccupied roads, cities and cloisters on the wagon's tile and the eight
-    around it (R-AM-5; JCloisterZone's default reading), castles excluded."""
+    around it (R-AM-5; JCloisterZone's default reading), or under V-WAGON-C1 those linked to the
+    feature of `segment`; castles and the dragon's tile excluded."""
     board = state.board
     graph = board.graph
     castles = state.ext["castles"].roots if state.has("castles") else set()
+    dragon = state.ext["dragon"].at if state.has("dragon") else None
+    if state.rules.wagon_connected:
+        spots = linked(state, segment)
+    else:
+        spots = []
+        for dx, dy in ((0, 0), *RING_OFFSETS):
+            placed = board.at.get((source[0] + dx, source[1] + dy))
+            if placed is not None:
+                spots += [(placed.pos, name, sid, kind) for name, sid, kind in placed.locations()]
     found = []
-    for dx, dy in ((0, 0), *RING_OFFSETS):
-        placed = board.at.get((source[0] + dx, source[1] + dy))
-        if placed is None:
+    for pos, name, sid, kind in spots:
+        if kind not in _KINDS or pos == dragon:  # no figure goes on the dragon's tile (R-PD-3)
             continue
-        for name, sid, kind in placed.locations():
-            if kind not in _KINDS:
+        feature = graph.feature(sid)
+        if feature.occupied() or feature.id in castles or _completed(state, feature):
+            continue
+        found.append((pos[0], pos[1], name))
+    return sorted(set(found))
+
+
+def linked(state: GameState, segment: int) -> list[tuple[Pos, str, int, Kind]]:
+    """V-WAGON-C1: (tile, location, segment id, kind) of what the feature of `segment` is linked
+    to: the segments sharing a ``wagon=`` flag with one of its segments on that segment's tile,
+    and the abbey closing one of its road or city ends."""
+    if segment < 0:
+        return []
+    board = state.board
+    graph = board.graph
+    root = graph.find(segment)
+    found = []
+    for index in sorted(graph.feature(root).tiles):
+        placed = board.tiles[index]
+        segments = placed.tile.segments
+        mine = [i for i in range(len(segments)) if graph.find(placed.base + i) == root]
+        links = {flag for i in mine for flag in segments[i].flags if flag.startswith(LINK)}
+        if links:
+            for i, seg in enumerate(segments):
+                if i not in mine and links.intersection(seg.flags):
+                    found.append((placed.pos, placed.location(placed.base + i), placed.base + i, seg.kind))
+        for edge, sid in enumerate(placed.edge_segment):
+            if sid < 0 or graph.find(sid) != root:
                 continue
-            feature = graph.feature(sid)
-            if feature.occupied() or feature.id in castles or _completed(state, feature):
-                continue
-            found.append((placed.pos[0], placed.pos[1], name))
-    return sorted(found)
+            other = board.at.get(neighbour(placed.pos, edge))
+            if other is not None and ABBEY in other.tile.tags and other.tile.cloister:
+                cloister = other.base + other.tile.cloister_segment
+                found.append((other.pos, other.location(cloister), cloister, Kind.CLOISTER))
+    return found
 
 
 def _completed(state: GameState, feature: Feature) -> bool:
@@ -78,12 +123,21 @@ def _completed(state: GameState, feature: Feature) -> bool:
     return feature.open == 0
 
 
-def _next(state: GameState) -> tuple[int, int, Pos] | None:
-    """(queue index, owner, source) of the first waiting wagon that has somewhere to go."""
-    for index, (player, source) in enumerate(wagons(state).waiting):
-        if destinations(state, source):
-            return index, player, source
+def _next(state: GameState) -> tuple[int, int, Pos, int] | None:
+    """(queue index, owner, source tile, source segment) of the first waiting wagon that has
+    somewhere to go."""
+    own = wagons(state)
+    for index, (player, source) in enumerate(own.waiting):
+        if destinations(state, source, own.segments[index]):
+            return index, player, source, own.segments[index]
     return None
+
+
+def _done(state: GameState, index: int) -> None:
+    """The wagons up to `index` in the queue moved or stay where they are."""
+    own = wagons(state)
+    del own.waiting[: index + 1]
+    del own.segments[: index + 1]
 
 
 class WagonPart(Part):
@@ -105,6 +159,7 @@ class WagonPart(Part):
 
     def begin_part(self, state: GameState) -> None:
         wagons(state).waiting = []
+        wagons(state).segments = []
 
     def deployments(self, state: GameState, figure: str) -> list[str]:
         """An unoccupied road, city or cloister of the tile just placed (R-AM-5)."""
@@ -122,6 +177,7 @@ class WagonPart(Part):
         for player, sid, kind in feature.figures:
             if kind == FIGURE:
                 wagons(state).waiting.append((player, board.tiles[board.graph.segment_tile[sid]].pos))
+                wagons(state).segments.append(sid)
 
     def pending(self, state: GameState) -> Decision | None:
         if state.phase != Phase.PART_OVER or not wagons(state).waiting:
@@ -132,26 +188,35 @@ class WagonPart(Part):
     def passed(self, state: GameState, step: str) -> None:
         found = _next(state)
         assert found is not None
-        del wagons(state).waiting[: found[0] + 1]
+        _done(state, found[0])
 
     def apply(self, state: GameState, event: Event) -> None:
         assert isinstance(event, WagonMoved)
         found = _next(state)
         assert found is not None
-        del wagons(state).waiting[: found[0] + 1]
+        _done(state, found[0])
         deploy(state, event.player, state.board.at[(event.x, event.y)].segment(event.location), FIGURE)
 
     def command_options(self, state: GameState, step: str) -> list[Command]:
         found = _next(state)
         assert found is not None
-        return [MoveWagon(x=x, y=y, location=loc) for x, y, loc in destinations(state, found[2])]
+        return [MoveWagon(x=x, y=y, location=loc) for x, y, loc in destinations(state, found[2], found[3])]
+
+    def rule_of(self, event: Event, rules: RuleSet) -> str:
+        return "V-WAGON-C1" if rules.wagon_connected else "R-AM-5"
 
     def decide(self, state: GameState, player: int, command: Command, step: str) -> list[Event]:
         assert isinstance(command, MoveWagon)
         found = _next(state)
         assert found is not None
         wanted = (command.x, command.y, command.location)
-        if wanted not in destinations(state, found[2]):
+        if wanted not in destinations(state, found[2], found[3]):
+            if state.rules.wagon_connected:
+                raise RuleViolation(
+                    "V-WAGON-C1",
+                    f"the wagon cannot roll to {command.location} of {(command.x, command.y)}: it goes to an "
+                    "unfinished, unoccupied road, city or cloister linked to the feature that scored",
+                )
             raise RuleViolation(
                 "R-AM-5",
                 f"the wagon cannot roll to {command.location} of {(command.x, command.y)}: it goes to an "
