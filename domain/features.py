@@ -93,12 +93,14 @@ class Feature:
 class FeatureGraph:
     """Union-find over segment ids, with feature data on the roots."""
 
-    __slots__ = ("features", "parent", "segment_tile")
+    __slots__ = ("features", "manned", "parent", "segment_tile")
 
     def __init__(self) -> None:
         self.parent: list[int] = []
         self.features: list[Feature | None] = []
         self.segment_tile: list[int] = []  # placed-tile index of each segment
+        # Roots that got a figure (`deploy`), some since emptied or merged: `figured` skips those.
+        self.manned: set[int] = set()
 
     def add_tile(self, tile: TileType, index: int) -> int:
         """Create one single-segment feature per segment of a tile; returns the first id."""
@@ -151,6 +153,8 @@ class FeatureGraph:
             ra, rb, fa, fb = rb, ra, fb, fa
         self.parent[rb] = ra
         self.features[rb] = None
+        if fb.figures:
+            self.manned.add(ra)
         fa.absorb(fb)
         return fa
 
@@ -162,3 +166,23 @@ class FeatureGraph:
 
     def roots(self) -> list[Feature]:
         return [f for f in self.features if f is not None]
+
+    def deployed(self, sid: int, figure: Figure) -> None:
+        """A figure goes onto the feature of segment `sid`."""
+        root = self.find(sid)
+        feature = self.features[root]
+        assert feature is not None
+        feature.figures.append(figure)
+        self.manned.add(root)
+
+    def figured(self) -> list[Feature]:
+        """The features holding a figure, without looking at the rest of the board."""
+        features = self.features
+        found = []
+        for root in sorted(self.manned):
+            feature = features[root]
+            if feature is not None and feature.figures:
+                found.append(feature)
+        if len(found) < len(self.manned):
+            self.manned = {f.id for f in found}
+        return found

@@ -253,7 +253,7 @@ def _deployed(state: GameState, e: ev.FollowerDeployed) -> None:
 
 def deploy(state: GameState, player: int, sid: int, figure: str) -> None:
     """A figure from its owner's supply onto segment `sid` (R-BASE-4, or a part's rule)."""
-    state.board.graph.feature(sid).figures.append((player, sid, figure))
+    state.board.graph.deployed(sid, (player, sid, figure))
     if figure == "follower":
         state.supply[player] -= 1
     else:
@@ -311,7 +311,8 @@ def _game_ended(state: GameState, e: ev.GameEnded) -> None:
     board = state.board
     version = e.originator_version
     hooks = state.hooks
-    for feature in board.graph.roots():
+    # Only features holding a figure score or change at the end: the rest of the board is skipped.
+    for feature in board.graph.figured():
         if any(part.final_feature(state, feature, version) for part in hooks["final_feature"]):
             continue
         if feature.occupied():

@@ -42,7 +42,7 @@ class PigsPart(Part):
         return value + sum(n for _, n in parts), (*parts, ("pig", 1)), "R-TB-6"
 
     def final_scoring(self, state: GameState, version: int) -> None:
-        for feature in state.board.graph.roots():
+        for feature in state.board.graph.figured():
             return_figures(state, feature, FIGURE)
 
 
