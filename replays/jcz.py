@@ -35,6 +35,7 @@ from domain.expansions.bazaars import Bid, Buy, ChooseBazaarTile, Sell
 from domain.expansions.bridges import PlaceBridge
 from domain.expansions.castles import ChooseCastle, ChooseCastleTarget, target_pending
 from domain.expansions.dragon import MoveDragon
+from domain.expansions.fairy import ON_TILE as FAIRY_ON_TILE
 from domain.expansions.fairy import MoveFairy
 from domain.expansions.portal_princess import RemoveKnight
 from domain.expansions.tower import (
@@ -104,6 +105,25 @@ JCZ_READING: dict[str, Any] = {
 JCZ_RULE_SWITCHES: dict[tuple[str, Any], dict[str, Any]] = {
     ("tiny-city-scoring", "4"): {"tiny_city": False},
     ("tiny-city-scoring", "2"): {"tiny_city": True},  # V-TINY-CITY
+    ("princess-action", "may"): {"princess_must": False},
+    ("princess-action", "must"): {"princess_must": True},  # V-PRINCESS-MUST
+    ("fairy-placement", "next-follower"): {"fairy_on_tile": False},
+    ("fairy-placement", "on-tile"): {"fairy_on_tile": True},  # V-FAIRY-ON-TILE
+    ("dragon-move", "before-scoring"): {"dragon_after_scoring": False},
+    ("dragon-move", "after-scoring"): {"dragon_after_scoring": True},  # V-DRAGON-AFTER-SCORING
+    ("wagon-move", "C2"): {"wagon_connected": False},
+    ("wagon-move", "C1"): {"wagon_connected": True},  # V-WAGON-C1
+    ("barn-placement", "not-occupied"): {"barn_occupied": False},
+    ("barn-placement", "occupied"): {"barn_occupied": True},  # V-BARN-OCCUPIED
+}
+# The value JCloisterZone plays when a save leaves a rule out: an export leaves these out too.
+JCZ_RULE_DEFAULTS: dict[str, Any] = {
+    "tiny-city-scoring": "4",
+    "princess-action": "may",
+    "fairy-placement": "next-follower",
+    "dragon-move": "before-scoring",
+    "wagon-move": "C2",
+    "barn-placement": "not-occupied",
 }
 # Half-edges: JCloisterZone names each edge's halves left/right as seen from the tile centre.
 JCZ_HALVES = {"NL": "Nw", "NR": "Ne", "EL": "En", "ER": "Es", "SL": "Se", "SR": "Sw", "WL": "Ws", "WR": "Wn"}
@@ -628,6 +648,9 @@ def _command(index: int, message: JczMessage, state: GameState) -> Command | Non
         )
     if kind == "MOVE_NEUTRAL_FIGURE" and str(payload.get("figureId", "")).startswith("fairy"):
         target = payload["to"]
+        if isinstance(target, list):  # a tile's position: `fairy-placement` on-tile (V-FAIRY-ON-TILE)
+            x, y = target
+            return MoveFairy(x=x, y=y, location=FAIRY_ON_TILE, figure="")
         pointer = msgspec.convert(target["featurePointer"], JczPointer)
         x, y = pointer.position
         where = ON_TOWER if pointer.feature == "Tower" else location_name(pointer)

@@ -36,6 +36,7 @@ from domain.expansions.bazaars import Bid, Buy, ChooseBazaarTile, Sell, bazaars
 from domain.expansions.bridges import PlaceBridge
 from domain.expansions.castles import ChooseCastle, ChooseCastleTarget
 from domain.expansions.dragon import MoveDragon
+from domain.expansions.fairy import ON_TILE as FAIRY_ON_TILE
 from domain.expansions.fairy import MoveFairy
 from domain.expansions.portal_princess import RemoveKnight
 from domain.expansions.tower import (
@@ -61,6 +62,7 @@ from replays.jcz import (
     JCZ_EXPANSIONS,
     JCZ_FIGURES,
     JCZ_HALVES,
+    JCZ_RULE_DEFAULTS,
     JCZ_RULE_SWITCHES,
     PART_ELEMENTS,
     SUPPORTED,
@@ -321,6 +323,8 @@ class Writer:
             send("BAZAAR_BUY_OR_SELL", seat, {"value": "BUY" if isinstance(command, Buy) else "SELL"})
         elif isinstance(command, MoveDragon):
             send("MOVE_NEUTRAL_FIGURE", seat, {"figureId": "dragon.1", "to": [command.x, command.y]})
+        elif isinstance(command, MoveFairy) and command.location == FAIRY_ON_TILE:
+            send("MOVE_NEUTRAL_FIGURE", seat, {"figureId": "fairy.1", "to": [command.x, command.y]})
         elif isinstance(command, MoveFairy):
             where = pointer(state, command.x, command.y, command.location)
             meeple = self.ids.at(seat, command.figure, (command.x, command.y, command.location))
@@ -401,9 +405,7 @@ def jcz_setup(started: ev.GameStarted) -> dict[str, Any]:
     return {
         "sets": {f"{JCZ_EXPANSIONS[code][0]}:1": 1 for code in started.expansions},
         "elements": elements,
-        "rules": {
-            name: value for name, value in chosen.items() if (name, value) != ("tiny-city-scoring", "4")
-        },
+        "rules": {name: value for name, value in chosen.items() if JCZ_RULE_DEFAULTS.get(name) != value},
         "timer": None,
         "start": [{"tile": started.start_tile, "x": 0, "y": 0, "rotation": 0}],
         "options": {},
