@@ -170,9 +170,9 @@ class Board:
                     constraint = codes[edge] << (EDGE_BITS * ((edge + 2) & 3))
                     sides[q] = 1
                 else:
-                    group = by_constraint[old]
-                    group.discard(q)
-                    if not group:
+                    former = by_constraint[old]
+                    former.discard(q)
+                    if not former:
                         del by_constraint[old]
                     constraint = old | (codes[edge] << (EDGE_BITS * ((edge + 2) & 3)))
                     n = sides[q] = sides[q] + 1

@@ -190,7 +190,8 @@ def _parse_line(line: str, expansion: str) -> TileType:
         tags=frozenset(tags),
         orientations=(o0, o1, o2, o3),
         seeds=tuple(
-            (seg.kind, len(seg.edges), seg.pennants, seg.borders, dict(Counter(seg.flags)) or None) for seg in segs
+            (seg.kind, len(seg.edges), seg.pennants, seg.borders, dict(Counter(seg.flags)) or None)
+            for seg in segs
         ),
     )
 

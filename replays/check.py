@@ -232,21 +232,23 @@ class _Checker(ReplayVisitor):
         self.awards_seen += taken
         # Bazaar payments move points but JCZ lists them with the auction, not as scores (JCZ-2).
         awards = [a for a in fresh[:taken] if a.category != "bazaar"]
-        ours = Counter(_award_key(a) for a in awards if not a.final)
+        mine = sorted(_award_key(a) for a in awards if not a.final)
         if self.part >= len(self.parts):
             raise _Differs(
                 Disagreement(
                     what="scores",
                     turn=state.turn,
                     decision=index,
-                    ours=f"a turn part scoring {_scores_text(ours)}",
+                    ours=f"a turn part scoring {_scores_text(Counter(mine))}",
                     theirs="no more turn parts",
                 )
             )
         part = self.parts[self.part]
         self.part += 1
-        theirs = _jcz_scores(part.scores)
-        if ours != theirs:
+        # Several scores in one turn part come in no meaningful order (oracle README): compared
+        # as multisets, sorted.
+        if mine != sorted((s.player, s.points, s.name) for s in part.scores):
+            ours, theirs = Counter(mine), _jcz_scores(part.scores)
             raise _Differs(
                 Disagreement(
                     what="scores",
