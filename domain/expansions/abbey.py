@@ -13,7 +13,7 @@ from domain.commands import Command
 from domain.errors import RuleViolation
 from domain.events import Event
 from domain.expansions import builders as bd
-from domain.geometry import EDGE_OFFSETS, Pos
+from domain.geometry import Pos
 from domain.moves import Decision
 from domain.part import Part, ext
 from domain.state import GameState, Phase, begin_part, begin_turn
@@ -59,10 +59,7 @@ def abbeys(state: GameState) -> Abbeys:
 
 def holes(state: GameState) -> list[Pos]:
     """Empty squares with a placed tile on all four sides (R-AM-2)."""
-    at = state.board.at
-    return sorted(
-        pos for pos in state.board.open if all((pos[0] + dx, pos[1] + dy) in at for dx, dy in EDGE_OFFSETS)
-    )
+    return sorted(state.board.surrounded)
 
 
 def _builder_offer(state: GameState) -> int | None:

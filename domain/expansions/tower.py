@@ -133,7 +133,7 @@ def targets(state: GameState, pos: Pos) -> list[Target]:
     graph = board.graph
     found: list[Target] = []
     castles = state.ext["castles"].roots if state.has("castles") else set()
-    for feature in graph.roots():
+    for feature in graph.figured():
         if feature.id in castles:
             continue
         for player, sid, figure in feature.followers():
