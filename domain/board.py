@@ -121,19 +121,17 @@ class Board:
     def placements(self, tile: TileType) -> list[tuple[int, int, int]]:
         """Every legal (x, y, rotation) for `tile` by edge matching alone (R-BASE-3)."""
         found: list[tuple[int, int, int]] = []
-        # One table look-up per distinct constraint: the rotations that match there.
-        table, key = FITS, tile.signature << 12
+        append = found.append
+        # One table look-up per distinct constraint: the rotations that match there. Most groups
+        # hold one or two positions, so plain loops beat comprehensions here.
+        get, key = FITS.get, tile.signature << 12
         for constraint, positions in self.by_constraint.items():
-            fits = table.get(key | constraint)
+            fits = get(key | constraint)
             if fits is None:
                 fits = rotations_fitting(tile, constraint)
-            if not fits:
-                continue
-            if len(fits) == 1:
-                rotation = fits[0]
-                found += [(x, y, rotation) for x, y in positions]
-            else:
-                found += [(x, y, rotation) for x, y in positions for rotation in fits]
+            for x, y in positions:
+                for rotation in fits:
+                    append((x, y, rotation))
         return found
 
     def fits_somewhere(self, tile: TileType) -> bool:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, NamedTuple
 
 from domain.commands import Command, Deploy, Pass, PlaceTile
-from domain.state import GameState, Phase
+from domain.state import UNSET, GameState, Phase
 from domain.tiles import Kind
 
 if TYPE_CHECKING:
@@ -24,9 +24,8 @@ class Decision(NamedTuple):
 def expected_step(state: GameState) -> Decision | None:
     """The decision the game waits for, or None when the engine moves on by itself."""
     memo = state.memo
-    try:
-        found: Decision | None = memo["step"]
-    except KeyError:
+    found: Decision | None = memo.get("step", UNSET)
+    if found is UNSET:
         found = memo["step"] = _expected_step(state)
     return found
 
@@ -58,9 +57,8 @@ Placement = tuple[int, int, int, PlaceTile | None]
 def placement_options(state: GameState) -> list[Placement]:
     """Every placement of the held tile (R-BASE-3), and those the parts make possible."""
     memo = state.memo
-    try:
-        found: list[Placement] = memo["placements"]
-    except KeyError:
+    found: list[Placement] | None = memo.get("placements")
+    if found is None:
         found = memo["placements"] = _placement_options(state)
     return found
 
@@ -118,9 +116,8 @@ def legal_deployments(state: GameState, figure: str = "follower") -> list[str]:
     or the rule of the part that brings the figure)."""
     memo = state.memo
     key = "deploy " + figure
-    try:
-        found: list[str] = memo[key]
-    except KeyError:
+    found: list[str] | None = memo.get(key)
+    if found is None:
         found = memo[key] = _legal_deployments(state, figure)
     return found
 
@@ -144,9 +141,8 @@ def _legal_deployments(state: GameState, figure: str) -> list[str]:
 
 def _blocked(state: GameState) -> bool:
     memo = state.memo
-    try:
-        blocked: bool = memo["blocked"]
-    except KeyError:
+    blocked: bool | None = memo.get("blocked")
+    if blocked is None:
         hooks = state.hooks["blocks_deployment"]
         blocked = memo["blocked"] = any(part.blocks_deployment(state) for part in hooks)
     return blocked

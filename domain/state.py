@@ -41,6 +41,7 @@ class Phase(StrEnum):
     OVER = "over"
 
 
+UNSET: Any = object()  # a memo's "not computed yet", where None is an answer
 NORMAL = "normal"  # the kind of turn part a drawn tile starts; parts add their own kinds
 TINY_CITY = "city.tiny"  # the award category of a city V-TINY-CITY scores
 
@@ -117,11 +118,10 @@ class GameState:
     def memoized(self, key: str, compute: Callable[[], Any]) -> Any:
         """`compute()` once per state version: the sequencer, decide and clients ask alike."""
         memo = self.memo
-        try:
-            return memo[key]
-        except KeyError:
+        found = memo.get(key, UNSET)
+        if found is UNSET:
             found = memo[key] = compute()
-            return found
+        return found
 
     def forget(self) -> None:
         """Drop what was computed for this version (the same position read under other rules)."""
