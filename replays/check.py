@@ -207,8 +207,11 @@ class _Checker(ReplayVisitor):
                 )
             )
         theirs = decision.placements
-        # Equal as sets and in size: no placement offered twice on either side.
-        if decision.tile != held or len(ours) != len(theirs) or set(ours) != set(theirs):
+        # Equal as sets and in size: no placement offered twice on either side. JCloisterZone
+        # lists them sorted, so a sorted copy of ours usually settles it at once.
+        if decision.tile != held or (
+            tuple(sorted(ours)) != theirs and (len(ours) != len(theirs) or set(ours) != set(theirs))
+        ):
             ours_text, theirs_text = _compare_placements(sorted(ours), sorted(theirs))
             raise _Differs(
                 Disagreement(
