@@ -88,6 +88,10 @@ class RuleSet(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=T
     """A ransom may be paid in the turn's action step even when nothing else can be done there
     (R-TOWER-7); JCloisterZone offers it only beside another action (JCZ-TOWER-RANSOM)."""
 
+    ransom_limited: bool = False
+    """JCZ-TOWER-RANSOM-LIMITS: at most one ransom a turn (a builder's second part included), and
+    none by a player whose score is below the ransom; R-TOWER-7 sets neither limit."""
+
     bazaar_choice_moves_on: bool = False
     """JCloisterZone's reading: after a sale the next chooser is the player after the seller,
     not the seller again (R-BAZAAR-6 says the seller chooses again)."""
@@ -138,6 +142,7 @@ VARIANTS: Final[dict[str, str]] = {
     "JCZ-BRIDGE-PLACED-TILE": "bridge_on_neighbours",
     "JCZ-BUILDER-COMPLETED": "builder_on_completed",
     "JCZ-TOWER-RANSOM": "ransom_alone",
+    "JCZ-TOWER-RANSOM-LIMITS": "ransom_limited",
 }
 
 
@@ -149,6 +154,7 @@ VARIANT_PARTS: Final[dict[str, str]] = {
     "V-DRAGON-AFTER-SCORING": "dragon",
     "V-WAGON-C1": "wagon",
     "V-BARN-OCCUPIED": "barn",
+    "JCZ-TOWER-RANSOM-LIMITS": "tower",
 }
 
 

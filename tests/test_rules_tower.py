@@ -295,14 +295,109 @@ def test_R_TOWER_6_the_choice_goes_to_a_jcz_save_and_back(tmp_path: Path) -> Non
     game.execute(BOB, PlaceTile(x=0, y=2, rotation=180))
     game.execute(BOB, Pass())
     game.execute(ANN, PlaceTile(x=3, y=0, rotation=0))
-    game.execute(ANN, tw.PayRansom(jailer=BOB, figure="follower"))
+    # No ransom: JCloisterZone wants 3 points for it (JCZ-TOWER-RANSOM-LIMITS), and Ann has none.
+    assert not any(isinstance(c, tw.PayRansom) for c in legal_commands(game.state))
+    game.execute(ANN, Pass())
     path = tmp_path / "exchange.jcz"
     path.write_bytes(export_jcz(game.pending))
     sent = [(m["type"], m["payload"]) for m in msgspec.json.decode(path.read_bytes())["replay"]]
     assert ("EXCHANGE_FOLLOWER", {"meepleId": "0.big.1"}) in sent
-    assert ("PAY_RANSOM", {"meepleId": "0.small.1"}) in sent
     _, imported = import_jcz(path)
     started = imported[0]
     assert imported[1:] == [
         msgspec.structs.replace(e, originator_id=started.originator_id) for e in game.pending[1:]
     ]
+
+
+def ransoms_due(limited: bool) -> Game:
+    """Bob holds two of Ann's followers (her thief, then her monk), and Ann has 8 points from two
+    cities she closed; Ann's turn, her tile not yet placed. Traders & Builders is in play for a
+    builder's second tile later on."""
+    pile = ["BA/RFr", "TO/F", "BA/L", "BA/L", "BA/C", "BA/C", "BA/C", "BA/L", "BA/RFr", "BA/L"]
+    pile += ["BA/RFr", "BA/L", "BA/RFr", "BA/L", "BA/L", "BA/L"]
+    rules = RuleSet(ransom_limited=limited)
+    game = Game.start(("Ann", "Bob"), pile, expansions=("base", "tb", "tower"), rules=rules)
+    place(game, 1, 0, then=Deploy(location="E+W"))
+    game.execute(BOB, PlaceTile(x=1, y=1, rotation=0))
+    game.execute(BOB, tw.PlaceTowerPiece(x=1, y=1))
+    game.execute(BOB, tw.CaptureFollower(x=1, y=0, location="E+W", owner=ANN))
+    place(game, 2, 1, then=Deploy(location="cloister"))
+    game.execute(BOB, PlaceTile(x=0, y=1, rotation=0))
+    game.execute(BOB, tw.PlaceTowerPiece(x=1, y=1))  # height 2
+    game.execute(BOB, tw.CaptureFollower(x=2, y=1, location="cloister", owner=ANN))
+    place(game, 0, -1, 180, then=Deploy(location="S"))  # Ann closes the start tile's city: 4
+    place(game, -1, -1)  # Bob: a city facing north
+    place(game, -1, -2, 180, then=Deploy(location="S"))  # Ann closes it: 4 more
+    place(game, 0, 2)  # Bob
+    assert game.state.scores == [8, 0]
+    assert tw.towers(game.state).prisoners == [[], [(ANN, "follower"), (ANN, "follower")]]
+    return game
+
+
+def ransoms(game: Game) -> list[Command]:
+    return [c for c in legal_commands(game.state) if isinstance(c, tw.PayRansom)]
+
+
+@pytest.mark.parametrize("limited", [False, True])
+def test_JCZ_TOWER_RANSOM_LIMITS_one_ransom_a_turn_by_jcloisterzone(limited: bool) -> None:
+    game = ransoms_due(limited)
+    game.execute(ANN, PlaceTile(x=-1, y=0, rotation=0))
+    game.execute(ANN, tw.PayRansom(jailer=BOB))
+    assert game.state.scores == [5, 3]
+    if not limited:  # R-TOWER-7 sets no limit
+        assert ransoms(game) == [tw.PayRansom(jailer=BOB)]
+        game.execute(ANN, tw.PayRansom(jailer=BOB))
+        assert game.state.scores == [2, 6] and tw.towers(game.state).prisoners == [[], []]
+        return
+    assert ransoms(game) == []
+    with pytest.raises(RuleViolation) as refused:
+        game.execute(ANN, tw.PayRansom(jailer=BOB))
+    assert refused.value.rule == "JCZ-TOWER-RANSOM-LIMITS"
+    game.execute(ANN, Deploy(location="E+W"))
+    place(game, -1, 1)  # Bob
+    game.execute(ANN, PlaceTile(x=-2, y=0, rotation=0))
+    assert ransoms(game) == [tw.PayRansom(jailer=BOB)]  # a new turn: one more ransom
+    game.execute(ANN, tw.PayRansom(jailer=BOB))
+    assert game.state.scores == [2, 6] and tw.towers(game.state).prisoners == [[], []]
+
+
+@pytest.mark.parametrize("limited", [False, True])
+def test_JCZ_TOWER_RANSOM_LIMITS_a_builders_second_tile_is_the_same_turn(limited: bool) -> None:
+    game = ransoms_due(limited)
+    place(game, -1, 0, then=Deploy(location="E+W"))  # Ann's thief on the start tile's road
+    place(game, -1, 1)  # Bob
+    place(game, -2, 0, then=Deploy(location="E+W", figure="builder"))  # beside it, her builder
+    place(game, 0, 3)  # Bob
+    game.execute(ANN, PlaceTile(x=2, y=0, rotation=0))  # the road grows: a second tile is due
+    game.execute(ANN, tw.PayRansom(jailer=BOB))
+    game.execute(ANN, Pass())
+    assert game.state.part == "builder" and expected_step(game.state) == Decision("place", ANN)
+    game.execute(ANN, PlaceTile(x=-1, y=2, rotation=0))
+    assert game.state.scores == [5, 3]
+    assert ransoms(game) == ([] if limited else [tw.PayRansom(jailer=BOB)])
+
+
+@pytest.mark.parametrize("limited", [False, True])
+def test_JCZ_TOWER_RANSOM_LIMITS_no_ransom_below_three_points_by_jcloisterzone(limited: bool) -> None:
+    game = Game.start(
+        ("Ann", "Bob"),
+        ["BA/RFr", "TO/F", "BA/L", "BA/L"],
+        expansions=("base", "tower"),
+        rules=RuleSet(ransom_limited=limited),
+    )
+    place(game, 1, 0, then=Deploy(location="E+W"))
+    game.execute(BOB, PlaceTile(x=1, y=1, rotation=0))
+    game.execute(BOB, tw.PlaceTowerPiece(x=1, y=1))
+    game.execute(BOB, tw.CaptureFollower(x=1, y=0, location="E+W", owner=ANN))
+    game.execute(ANN, PlaceTile(x=0, y=1, rotation=0))
+    assert game.state.scores == [0, 0]
+    if not limited:  # R-TOWER-7: the score may go below zero
+        assert ransoms(game) == [tw.PayRansom(jailer=BOB)]
+        game.execute(ANN, tw.PayRansom(jailer=BOB))
+        assert game.state.scores == [-3, 3]
+        return
+    assert ransoms(game) == []
+    with pytest.raises(RuleViolation) as refused:
+        game.execute(ANN, tw.PayRansom(jailer=BOB))
+    assert refused.value.rule == "JCZ-TOWER-RANSOM-LIMITS"
+    assert "score of 0" in str(refused.value)

@@ -11,6 +11,7 @@ from domain import events as ev
 from domain.commands import Command
 from domain.errors import RuleViolation
 from domain.events import Event
+from domain.expansions.builders import PART_KIND as BUILDER_PART
 from domain.geometry import Pos
 from domain.moves import Decision, legal_deployments
 from domain.part import Part, ext
@@ -104,16 +105,19 @@ class ExchangePrisoner(Command, frozen=True, kw_only=True):
 
 
 class Towers:
-    __slots__ = ("capture_at", "exchange", "guards", "heights", "pieces", "prisoners")
+    __slots__ = ("capture_at", "exchange", "guards", "heights", "pieces", "prisoners", "ransomed")
 
     def __init__(self, players: int) -> None:
         self.heights: dict[Pos, int] = {}  # every tower on the board, by position
         self.guards: dict[Pos, tuple[int, str]] = {}  # closed towers: the follower on top
         self.pieces = [PIECES[players]] * players
-        self.prisoners: list[list[tuple[int, str]]] = [[] for _ in range(players)]  # by jailer
+        # By jailer, in the order they were taken: an exchange or a ransom frees the first taken
+        # of its owner and kind (as JCloisterZone does).
+        self.prisoners: list[list[tuple[int, str]]] = [[] for _ in range(players)]
         self.capture_at: Pos | None = None  # the tower raised in this turn part, capture pending
         # A capture whose exchange waits for the capturer's choice: (capturer, owner, figure taken).
         self.exchange: tuple[int, int, str] | None = None
+        self.ransomed = False  # a ransom paid in this turn, a builder's second part included
 
 
 def towers(state: GameState) -> Towers:
@@ -144,6 +148,19 @@ def targets(state: GameState, pos: Pos) -> list[Target]:
         if (x == pos[0] or y == pos[1]) and abs(x - pos[0]) + abs(y - pos[1]) <= height:
             found.append((x, y, ON_TOWER, player, figure))
     return sorted(found)
+
+
+def _ransom_refused(state: GameState) -> str | None:
+    """Why the current player may pay no ransom now, under JCZ-TOWER-RANSOM-LIMITS (JCloisterZone:
+    one ransom a turn, and none with a score below the ransom); None when they may."""
+    if not state.rules.ransom_limited:
+        return None
+    if towers(state).ransomed:
+        return "a ransom was paid in this turn already"
+    score = state.scores[state.current]
+    if score < RANSOM:
+        return f"a score of {score} cannot pay a ransom of {RANSOM}"
+    return None
 
 
 def _exchangeable(own: Towers, capturer: int, owner: int) -> list[str]:
@@ -198,7 +215,10 @@ class TowerPart(Part):
         state.ext[NAME] = Towers(len(event.players))
 
     def begin_part(self, state: GameState) -> None:
-        towers(state).capture_at = None
+        own = towers(state)
+        own.capture_at = None
+        if state.part != BUILDER_PART:  # a builder's second tile is still the same turn
+            own.ransomed = False
 
     def tile_placed(self, state: GameState, placed: object) -> None:
         tile = state.placed
@@ -215,7 +235,7 @@ class TowerPart(Part):
             found += [PlaceTowerPiece(x=x, y=y) for x, y in open_towers]  # R-TOWER-3
         for figure in self._follower_kinds(state):
             found += [GuardTower(x=x, y=y, figure=figure) for x, y in open_towers if own.heights[(x, y)] > 0]
-        if state.rules.ransom_alone or found or legal_deployments(state):
+        if (state.rules.ransom_alone or found or legal_deployments(state)) and _ransom_refused(state) is None:
             # JCZ-TOWER-RANSOM: JCloisterZone skips a turn's action step when nothing else is
             # offered there, a ransom notwithstanding.
             for jailer, held in enumerate(own.prisoners):
@@ -275,6 +295,7 @@ class TowerPart(Part):
         else:
             assert isinstance(event, RansomPaid)
             own.prisoners[event.jailer].remove((event.player, event.figure))
+            own.ransomed = True
             to_supply(state, event.player, event.figure)
             version = event.originator_version
             credit(state, event.player, -RANSOM, "ransom", "R-TOWER-7", (("ransom", RANSOM),), -1, version)
@@ -335,6 +356,9 @@ class TowerPart(Part):
         if isinstance(command, PayRansom):
             if (player, command.figure) not in own.prisoners[command.jailer]:
                 raise RuleViolation("R-TOWER-7", f"seat {command.jailer} holds no {command.figure} of yours")
+            refused = _ransom_refused(state)
+            if refused is not None:
+                raise RuleViolation("JCZ-TOWER-RANSOM-LIMITS", refused)
             return [
                 RansomPaid(
                     originator_id=gid,
