@@ -503,11 +503,15 @@ def replay_jcz(
     hooks = visitor or ReplayVisitor()
     state = game.state
     placed = False  # a tile placed since the last COMMIT: that COMMIT ends a turn part
+    # Who took each meeple prisoner last, by JCloisterZone's meeple id: a ransom names the
+    # prisoner, and with its owner's followers of one kind held by two players, only the id
+    # says whom the ransom goes to (R-TOWER-7).
+    jailers: dict[str, int] = {}
     for index, message in enumerate(save.replay):
         _answer_unasked(game)
         placed = placed or message.type == "PLACE_TILE"
         try:
-            command = _command(index, message, state)
+            command = _command(index, message, state, jailers)
         except (KeyError, ValueError, TypeError) as e:  # a payload without its fields
             raise JczError(f"message {index} ({message.type}) is malformed: {e!r}") from e
         if command is None:
@@ -523,9 +527,12 @@ def replay_jcz(
             hooks.placement(index, state)  # JCloisterZone lists an abbey declined as a placement decision
         try:
             decision = expected_step(state)
-            game.execute(state.current if decision is None else decision.player, command)
+            seat = state.current if decision is None else decision.player
+            game.execute(seat, command)
         except RuleViolation as e:
             raise JczRefused(f"message {index} ({message.type}) refused: {e}", index) from e
+        if isinstance(command, CaptureFollower):
+            jailers[str(message.payload["pointer"]["meepleId"])] = seat
     _answer_unasked(game)
     return game
 
@@ -597,7 +604,7 @@ def _token(index: int, payload: dict[str, Any]) -> Command:
     raise JczError(f"message {index} places a {token} token we do not support")
 
 
-def _command(index: int, message: JczMessage, state: GameState) -> Command | None:
+def _command(index: int, message: JczMessage, state: GameState, jailers: dict[str, int]) -> Command | None:
     payload = message.payload
     kind = message.type
     if kind == "PLACE_TILE":
@@ -670,8 +677,8 @@ def _command(index: int, message: JczMessage, state: GameState) -> Command | Non
         figure = _figure(index, meeple)
         owner = int(meeple.split(".")[0])
         held = towers(state).prisoners if "tower" in state.ext else []
-        jailer = next((j for j, prisoners in enumerate(held) if (owner, figure) in prisoners), None)
-        if jailer is None:
+        jailer = jailers.get(meeple)
+        if jailer is None or (owner, figure) not in held[jailer]:
             raise JczError(f"message {index}: nobody holds {meeple} prisoner")
         return PayRansom(jailer=jailer, figure=figure)
     if kind == "EXCHANGE_FOLLOWER":  # the capturer's choice of which of theirs comes back

@@ -47,6 +47,8 @@ from domain.expansions.tower import (
     GuardTower,
     PayRansom,
     PlaceTowerPiece,
+    PrisonersExchanged,
+    RansomPaid,
     TowerGuarded,
     towers,
 )
@@ -122,6 +124,8 @@ class MeepleIds:
             self.home[(seat, "follower")] = list(range(1, state.supply[seat] + 1))
             for kind, counts in state.ext.get("figures", {}).items():
                 self.home[(seat, kind)] = list(range(1, counts[seat] + 1))
+        # Where each figure away from home stands, in the order they came there: at a prison the
+        # first is the one taken first, whom JCloisterZone frees first.
         self.out: dict[tuple[int, str, int], Key] = {}
 
     def name(self, seat: int, kind: str, number: int) -> str:
@@ -136,18 +140,30 @@ class MeepleIds:
         self.out[(seat, kind, number)] = key
         return self.name(seat, kind, number)
 
-    def at(self, seat: int, kind: str, key: Key) -> str:
-        """The id of the figure of `seat` and `kind` standing at `key`."""
-        for (owner, figure, number), where in self.out.items():
-            if (owner, figure, where) == (seat, kind, key):
-                return self.name(seat, kind, number)
+    def _first(self, seat: int, kind: str, key: Key) -> tuple[int, str, int]:
+        for ident, where in self.out.items():
+            if ident[:2] == (seat, kind) and where == key:
+                return ident
         raise JczExportError(f"no {kind} of player {seat} at {key}")
+
+    def at(self, seat: int, kind: str, key: Key) -> str:
+        """The id of the figure of `seat` and `kind` standing at `key`: of several (prisoners of
+        one jailer), the first that came there."""
+        return self.name(*self._first(seat, kind, key))
 
     def move(self, seat: int, kind: str, old: Key, new: Key) -> None:
         for ident, where in self.out.items():
             if ident[:2] == (seat, kind) and where == old:
-                self.out[ident] = new
+                del self.out[ident]
+                self.out[ident] = new  # the last to come there
                 return
+
+    def release(self, seat: int, kind: str, key: Key) -> None:
+        """The first figure of `seat` and `kind` that came to `key` goes home: a prisoner freed by
+        an exchange or a ransom (JCloisterZone frees the first taken of the kind)."""
+        ident = self._first(seat, kind, key)
+        del self.out[ident]
+        self.home[(seat, kind)] = sorted([*self.home[(seat, kind)], ident[2]])
 
     def settle(self, state: GameState) -> None:
         """Bring the ids in line with the board: a figure no longer where it stood went elsewhere
@@ -260,6 +276,11 @@ class Writer:
         elif isinstance(event, FollowerCaptured) and event.owner != event.player:
             old = (event.x, event.y, event.location)
             self.ids.move(event.owner, event.figure, old, ("prison", event.player))
+        elif isinstance(event, PrisonersExchanged):
+            self.ids.release(event.player, event.figure, ("prison", event.other))
+            self.ids.release(event.other, event.other_figure, ("prison", event.player))
+        elif isinstance(event, RansomPaid):
+            self.ids.release(event.player, event.figure, ("prison", event.jailer))
         elif isinstance(event, WagonMoved):
             self.ids.move(
                 event.player, "wagon", self._wagon(event.player), (event.x, event.y, event.location)
