@@ -23,7 +23,7 @@ from domain.aggregate import Game, check_setup
 from domain.commands import Command, Deploy, Pass, PlaceTile
 from domain.decide import decide
 from domain.errors import RuleViolation, UserError
-from domain.expansions import PARTS
+from domain.expansions import PARTS, parts_for
 from domain.rules import RuleSet, audit_variants
 from domain.state import GameState
 from domain.turns import automatic_event
@@ -251,5 +251,6 @@ def audit(events: Sequence[ev.Event]) -> dict[str, Verdict]:
     started = events[0] if events else None
     if not isinstance(started, ev.GameStarted):
         raise ReplayError(0, started, "R-BASE-2", "a game starts with GameStarted")
-    readings = {"recorded": started.rules, **audit_variants(started.rules)}
+    in_play = {part.name for part in parts_for(started.expansions, started.rules.without)}
+    readings = {"recorded": started.rules, **audit_variants(started.rules, in_play)}
     return {name: check(events, rules) for name, rules in readings.items()}

@@ -227,7 +227,11 @@ def _event(number: int, line: bytes) -> ev.Event:
         raise RecordError(number, f"not valid JSON ({e}); is the line cut short?") from None
     except _UNREADABLE as e:
         raise RecordError(number, f"the line is {_unreadable(e)}") from None
-    unknown = sorted(_KEYS.decode(line).keys() - _FIELDS[type(event)])
+    try:
+        keys = _KEYS.decode(line).keys()
+    except _UNREADABLE as e:  # the typed decoder skips what the key decoder still reads
+        raise RecordError(number, f"the line is {_unreadable(e)}") from None
+    unknown = sorted(keys - _FIELDS[type(event)])
     if unknown:
         raise RecordError(number, f"{type(event).__name__} has no field {', '.join(map(repr, unknown))}")
     return event

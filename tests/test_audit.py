@@ -36,7 +36,7 @@ DEPLOYED = next(i for i, e in enumerate(EVENTS) if isinstance(e, ev.FollowerDepl
 
 def test_r_base_4_farmer_legal_as_recorded_refused_without_farmers() -> None:
     verdicts = audit(EVENTS)
-    assert list(verdicts) == ["recorded", *audit_variants(RuleSet())]
+    assert list(verdicts) == ["recorded", *audit_variants(RuleSet(), ())]  # a base game: no part
     # A base game knows no bazaar or builder: every other reading replays it the same.
     for name, verdict in verdicts.items():
         if name != "farmers=off":
@@ -64,7 +64,7 @@ def test_r_base_4_without_farmers_a_turn_ends_where_farmers_would_offer_a_deploy
     game = play_bot_game(2, 3, rules=RuleSet(farmers=False))
     events = game.collect_events()
     verdicts = audit(events)
-    assert list(verdicts) == ["recorded", *audit_variants(RuleSet(farmers=False))]
+    assert list(verdicts) == ["recorded", *audit_variants(RuleSet(farmers=False), ())]
     assert verdicts["recorded"].legal
     assert verdicts["recorded"].state.scores == game.state.scores
     error = verdicts["farmers=on"].error

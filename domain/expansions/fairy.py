@@ -59,8 +59,7 @@ def _followers(state: GameState, player: int) -> list[Spot]:
     """The player's followers on the board, on towers too."""
     board = state.board
     found = []
-    # Most of a big board holds no figure: skip it before anything else.
-    for feature in [f for f in board.graph.features if f is not None and f.figures]:
+    for feature in board.graph.figured():  # most of a big board holds no figure
         for owner, sid, figure in feature.followers():
             if owner == player:
                 found.append((*segment_location(board, sid), owner, figure))
