@@ -98,8 +98,9 @@ class BarnPart(Part):
         """The farmers of a field a barn was just put in score it and go home; farmers of a field
         the tile joined to a barn's score 1 a city (2 a castle) and go home (R-AM-6)."""
         placed = state.placed
-        if placed is None:
-            return
+        barns = state.rules.barns
+        if placed is None or all(n == barns for n in state.ext["figures"][FIGURE]):
+            return  # no barn on the board yet (a barn never leaves it before the end)
         graph = state.board.graph
         own_segments = range(placed.base, placed.base + len(placed.tile.segments))
         fields = {graph.find(sid) for name, sid, kind in placed.locations() if kind == Kind.FIELD}
