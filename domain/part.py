@@ -20,6 +20,7 @@ fixed order (`domain.expansions.PARTS`), at these points:
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
@@ -225,6 +226,7 @@ HOOKS: tuple[str, ...] = tuple(
 )
 
 
+@functools.cache  # one table per combination of parts, shared by its games: never changed
 def hook_table(parts: tuple[Part, ...]) -> dict[str, tuple[Part, ...]]:
     """For each hook, the parts (in their order) that override it. A hook left alone means "no
     change", so the core skips those parts: with every set in play most parts override few hooks,
