@@ -150,14 +150,21 @@ def _blocked(state: GameState) -> bool:
 
 def unoccupied_locations(state: GameState) -> list[str]:
     """Locations of the tile just placed whose feature holds no follower (R-BASE-4), fields only
-    when farmers are played; a set's own kind of feature takes none."""
-    placed = state.placed
-    assert placed is not None
-    feature = state.board.graph.feature
-    skipped = (Kind.OTHER,) if state.rules.farmers else (Kind.OTHER, Kind.FIELD)
-    return [
-        name for name, sid, kind in placed.locations() if kind not in skipped and not feature(sid).occupied()
-    ]
+    when farmers are played; a set's own kind of feature takes none. Several kinds of follower
+    ask alike in one state: the list is computed once, and read, never changed."""
+    memo = state.memo
+    found: list[str] | None = memo.get("unoccupied")
+    if found is None:
+        placed = state.placed
+        assert placed is not None
+        feature = state.board.graph.feature
+        skipped = (Kind.OTHER,) if state.rules.farmers else (Kind.OTHER, Kind.FIELD)
+        found = memo["unoccupied"] = [
+            name
+            for name, sid, kind in placed.locations()
+            if kind not in skipped and not feature(sid).occupied()
+        ]
+    return found
 
 
 def own_follower_locations(state: GameState, figure: str, kinds: tuple[Kind, ...]) -> list[str]:
