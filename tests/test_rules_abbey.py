@@ -16,6 +16,7 @@ from domain.expansions import abbey as ab
 from domain.expansions import wagon as wg
 from domain.moves import Decision, expected_step, legal_commands, legal_deployments, legal_placements
 from domain.replay import replay
+from domain.rules import RuleSet
 from domain.state import Phase
 from domain.tiles import TILES
 
@@ -154,9 +155,12 @@ def test_R_AM_4_a_mayor_goes_on_cities_only() -> None:
 # ----------------------------------------------------------------- the wagon (R-AM-5)
 
 
-def _wagon_road_completed() -> Game:
-    """Ann's wagon on the road of (1,0) and the start tile; two cloisters' roads close it."""
-    game = Game.start(("Ann", "Bob"), ["BA/RFr", "BA/LR", "BA/LR", "BA/L"], expansions=("base", "am"))
+def _wagon_road_completed(rules: RuleSet | None = None) -> Game:
+    """Ann's wagon on the road of (1,0) and the start tile; two cloisters' roads close it, at
+    (2,0) and at (-1,0)."""
+    game = Game.start(
+        ("Ann", "Bob"), ["BA/RFr", "BA/LR", "BA/LR", "BA/L"], expansions=("base", "am"), rules=rules
+    )
     game.execute(ANN, PlaceTile(x=1, y=0, rotation=0))
     game.execute(ANN, Deploy(location="E+W", figure="wagon"))
     game.execute(BOB, PlaceTile(x=2, y=0, rotation=90))

@@ -30,6 +30,7 @@ from replays.jcz_draws import plan_draws
 from replays.jcz_export import export_jcz, jcz_setup
 from tests.jcz_saves import save
 from tests.reference import JCZ, require
+from tests.test_rules_abbey import _wagon_road_completed
 
 ANN, BOB = 0, 1
 READINGS = {
@@ -48,8 +49,9 @@ def _awards(game: Game) -> list[tuple[int, int, str, str]]:
 # ----------------------------------------------------------------- V-PRINCESS-MUST
 
 
-def _princess(must: bool) -> Game:
-    """Ann's knight in a city north of the start tile; Bob's princess tile joins that city."""
+def _princess(must: bool, knight: bool = True) -> Game:
+    """Ann's knight (unless `knight` is false) in a city north of the start tile; Bob's princess
+    tile joins that city."""
     game = Game.start(
         ("Ann", "Bob"),
         ["BA/Cc+", "DG/Cc.p", "BA/L"],
@@ -57,7 +59,7 @@ def _princess(must: bool) -> Game:
         rules=RuleSet(princess_must=must),
     )
     game.execute(ANN, PlaceTile(x=0, y=-1, rotation=180))
-    game.execute(ANN, Deploy(location="E+S"))
+    game.execute(ANN, Deploy(location="E+S") if knight else Pass())
     game.execute(BOB, PlaceTile(x=1, y=-1, rotation=0))
     return game
 
@@ -91,15 +93,7 @@ def test_V_PRINCESS_MUST_on_a_knight_must_go_home_and_nothing_else_may_be_done()
 
 
 def test_V_PRINCESS_MUST_on_a_princess_city_without_knights_leaves_the_action_free() -> None:
-    game = Game.start(
-        ("Ann", "Bob"),
-        ["BA/Cc+", "DG/Cc.p", "BA/L"],
-        expansions=("base", "pd"),
-        rules=RuleSet(princess_must=True),
-    )
-    game.execute(ANN, PlaceTile(x=0, y=-1, rotation=180))
-    game.execute(ANN, Pass())  # no knight in the city
-    game.execute(BOB, PlaceTile(x=1, y=-1, rotation=0))
+    game = _princess(must=True, knight=False)  # no knight in the city
     assert expected_step(game.state) == Decision("action", BOB)
     assert Pass() in legal_commands(game.state)
 
@@ -232,20 +226,7 @@ def test_V_DRAGON_AFTER_SCORING_on_the_road_scores_then_the_dragon_moves() -> No
 
 
 def _wagon(connected: bool) -> Game:
-    """Ann's wagon on the road of (1,0) and the start tile; two cloisters' roads close it, at
-    (2,0) and at (-1,0)."""
-    game = Game.start(
-        ("Ann", "Bob"),
-        ["BA/RFr", "BA/LR", "BA/LR", "BA/L"],
-        expansions=("base", "am"),
-        rules=RuleSet(wagon_connected=connected),
-    )
-    game.execute(ANN, PlaceTile(x=1, y=0, rotation=0))
-    game.execute(ANN, Deploy(location="E+W", figure="wagon"))
-    game.execute(BOB, PlaceTile(x=2, y=0, rotation=90))
-    game.execute(BOB, Pass())
-    game.execute(ANN, PlaceTile(x=-1, y=0, rotation=270))
-    game.execute(ANN, Pass())
+    game = _wagon_road_completed(RuleSet(wagon_connected=connected))
     assert expected_step(game.state) == Decision("wagon", ANN)
     return game
 
