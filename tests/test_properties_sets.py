@@ -16,6 +16,7 @@ from uuid import UUID
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from domain import events as ev
 from domain.aggregate import Game
 from domain.bots import play_bot_game
 from domain.expansions import tower as tw
@@ -93,3 +94,46 @@ def test_replay_is_deterministic_and_a_record_round_trips(seed: int) -> None:
         game, events = records.read(path)
     assert events == list(live.pending)
     assert game.state.scores == live.state.scores
+
+
+def _brute_force_indexes(state: GameState) -> tuple[set[tuple[int, int]], list[int], dict[int, int]]:
+    """What the board keeps up to date as tiles come, computed from scratch: the empty squares
+    with four neighbours, the features holding a figure, and each cloister's placed neighbours."""
+    board = state.board
+    at = board.at
+    surrounded = {
+        (x, y)
+        for x, y in board.open
+        if all(q in at for q in ((x, y - 1), (x + 1, y), (x, y + 1), (x - 1, y)))
+    }
+    figured = [f.id for f in board.graph.roots() if f.figures]
+    rings = {
+        board.cloister_segment[pos]: sum(
+            (pos[0] + dx, pos[1] + dy) in at for dx in (-1, 0, 1) for dy in (-1, 0, 1) if dx or dy
+        )
+        for pos in board.cloister_segment
+    }
+    return surrounded, figured, rings
+
+
+@settings(max_examples=8, deadline=None)
+@given(seed=seeds, players=player_counts)
+def test_the_boards_kept_indexes_equal_a_count_from_scratch_at_every_event(seed: int, players: int) -> None:
+    """Holes for the abbey (R-AM-2), the features holding figures (scoring at the end, the fairy,
+    a tower's reach) and the cloisters a placement closes (R-BASE-5) are kept as tiles come: at
+    every event they equal what a walk over the whole board finds."""
+    live = bot_game(players, seed)
+    game = Game(live.id)
+    closed_before: dict[int, int] = {}
+    for event in live.pending:
+        game.replay(event)
+        board = game.state.board
+        surrounded, figured, rings = _brute_force_indexes(game.state)
+        assert board.surrounded == surrounded, event
+        assert [f.id for f in board.graph.figured()] == figured, event
+        assert {board.cloister_segment[p]: n for p, n in board.cloister_ring.items()} == rings, event
+        placed = game.state.placed
+        if isinstance(event, ev.TilePlaced) and placed is not None:
+            newly = sorted(sid for sid, n in rings.items() if n == 8 and closed_before.get(sid, 0) < 8)
+            assert sorted(board.cloisters_completed_by(placed.pos)) == newly, event
+        closed_before = rings
