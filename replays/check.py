@@ -60,6 +60,8 @@ _SCORE_NAMES = {
     "fairy.turn": "fairy.turn",
     "fairy.completed": "fairy.completed",
 }
+# Our awards that JCloisterZone records as no score of a turn part (its own events instead).
+_NOT_SCORES = frozenset({"bazaar", "ransom"})
 # Only ever scored at the end, never "incomplete".
 _NO_INCOMPLETE = frozenset(
     {
@@ -233,8 +235,9 @@ class _Checker(ReplayVisitor):
         fresh = state.awards[self.awards_seen :]
         taken = next((i for i, a in enumerate(fresh) if a.part > done), len(fresh))
         self.awards_seen += taken
-        # Bazaar payments move points but JCZ lists them with the auction, not as scores (JCZ-2).
-        awards = [a for a in fresh[:taken] if a.category != "bazaar"]
+        # Bazaar payments and ransoms move points, but JCZ records them as the auction's and the
+        # ransom's own events, not as scores of the turn part: only the totals count them.
+        awards = [a for a in fresh[:taken] if a.category not in _NOT_SCORES]
         mine = sorted(_award_key(a) for a in awards if not a.final)
         if self.part >= len(self.parts):
             raise _Differs(

@@ -19,9 +19,12 @@ from domain.aggregate import Game
 from domain.commands import Command, Deploy, Pass, PlaceTile
 from domain.events import Event
 from domain.expansions import tower as tw
+from domain.moves import legal_placements
 from domain.rules import RuleSet
-from domain.state import Phase
-from replays.jcz import JCZ_READING
+from domain.state import GameState, Phase
+from replays.check import check_file, score_name
+from replays.jcz import JCZ_READING, ReplayVisitor, read_jcz, replay_jcz
+from replays.jcz_draws import plan_draws
 from replays.jcz_export import export_jcz
 from replays.sources import import_jcz
 
@@ -76,6 +79,54 @@ def test_R_TOWER_7_a_ransom_goes_to_the_player_holding_the_meeple_the_save_names
     assert game.state.scores == [1, 0, 3]  # JCloisterZone's engine ends there too
     sent = round_trip(game, tmp_path)
     assert ("PAY_RANSOM", {"meepleId": "0.small.2"}) in sent
+    _checked_as_jcloisterzone_records_it(tmp_path / "game.jcz", game)
+
+
+class _Recorder(ReplayVisitor):
+    """What JCloisterZone's engine records of a save, by our engine: the legal placements at each
+    tile, and each turn part's scores, where a ransom is none (its own event, RansomPaidEvent)."""
+
+    def __init__(self) -> None:
+        self.decisions: list[dict[str, Any]] = []
+        self.parts: list[dict[str, Any]] = []
+        self.seen = 0
+
+    def placement(self, index: int, state: GameState) -> None:
+        assert state.tile is not None
+        self.decisions.append(
+            {
+                "index": index,
+                "player": state.current,
+                "tile": state.tile.id,
+                "placements": sorted(legal_placements(state)),
+            }
+        )
+
+    def committed(self, index: int, state: GameState) -> None:
+        fresh, self.seen = state.awards[self.seen :], len(state.awards)
+        scores = [{"player": a.player, "points": a.points, "name": score_name(a)} for a in fresh]
+        self.parts.append({"turn": state.turn, "scores": scores})
+
+
+def _checked_as_jcloisterzone_records_it(path: Path, game: Game) -> None:
+    """A ransom moves the totals but is no score of its turn part in what JCloisterZone records
+    (a RansomPaidEvent, no ScoreEvent); listed as one, the check finds the part differs."""
+    document = msgspec.json.decode(path.read_bytes())
+    recorder = _Recorder()
+    save = read_jcz(path)
+    replay_jcz(save, plan_draws(save).order, recorder)
+    ransoms = [s for part in recorder.parts for s in part["scores"] if s["name"] == "ransom"]
+    assert len(ransoms) == 2  # what our engine awards: -3 to Ann, 3 to Carl
+    as_jcz = [
+        {**part, "scores": [s for s in part["scores"] if s["name"] != "ransom"]} for part in recorder.parts
+    ]
+    oracle = {"final_points": game.state.scores, "decisions": recorder.decisions}
+    document["oracle"] = {**oracle, "score_history": as_jcz}
+    path.write_bytes(msgspec.json.encode(document))
+    assert check_file(path).verdict == "agrees"
+    document["oracle"] = {**oracle, "score_history": recorder.parts}
+    path.write_bytes(msgspec.json.encode(document))
+    assert check_file(path).verdict == "disagrees"
 
 
 def test_R_TOWER_6_an_exchange_frees_the_capturers_follower_taken_first(tmp_path: Path) -> None:
