@@ -286,8 +286,7 @@ def _turn_ended(state: GameState, e: ev.TurnEnded) -> None:
         tiny = tiny_city(state, feature)
         rule, kind = ("V-TINY-CITY", TINY_CITY) if tiny else ("R-BASE-5", None)
         award(state, feature, value, score_parts, rule, version, final=False, kind=kind)
-        for part in hooks["feature_scored"]:
-            part.feature_scored(state, feature)
+        scored(state, feature)
         return_followers(state, feature)
     for part in hooks["after_scoring"]:
         part.after_scoring(state, version)
@@ -422,6 +421,13 @@ def credit(
             final=final,
         )
     )
+
+
+def scored(state: GameState, feature: Feature) -> None:
+    """A feature scored in a turn part, its followers still on it: the parts' bonuses and
+    consequences (the fairy's points, a wagon's move) follow."""
+    for part in state.hooks["feature_scored"]:
+        part.feature_scored(state, feature)
 
 
 def return_followers(state: GameState, feature: Feature, keep: frozenset[int] = frozenset()) -> None:

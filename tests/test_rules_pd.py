@@ -151,3 +151,24 @@ def test_R_PD_7_without_a_portal_only_the_tile_just_placed_takes_a_follower() ->
     with pytest.raises(RuleViolation) as refused:
         game.execute(BOB, Deploy(location="Nw+Ne+En+Wn", x=1, y=0))
     assert refused.value.rule == "R-BASE-4"
+
+
+def test_R_PD_5_the_fairys_three_points_when_a_barn_makes_her_farmers_field_score() -> None:
+    """A field scores when a barn joins it (R-AM-6): the fairy beside a farmer there gives 3 too,
+    as for any feature that scores (JCloisterZone scores it as a field)."""
+    pile = ["BA/RFr", "BA/L", "BA/L", "BA/LR", "BA/L", "BA/L"]
+    game = Game.start(("Ann", "Bob"), pile, expansions=("base", "am", "pd"))
+    game.execute(ANN, PlaceTile(x=1, y=0, rotation=0))
+    game.execute(ANN, Deploy(location="Es+Se+Sw+Ws"))  # Ann's farmer south of the road
+    game.execute(BOB, PlaceTile(x=0, y=1, rotation=0))
+    game.execute(BOB, Pass())
+    game.execute(ANN, PlaceTile(x=1, y=1, rotation=0))
+    game.execute(ANN, fy.MoveFairy(x=1, y=0, location="Es+Se+Sw+Ws", figure="follower"))
+    game.execute(BOB, PlaceTile(x=2, y=0, rotation=90))
+    game.execute(BOB, Pass())
+    game.execute(ANN, PlaceTile(x=2, y=1, rotation=0))
+    game.execute(ANN, Deploy(location="Nw+Ne+En+Es+Se+Sw+Ws+Wn", figure="barn"))
+    scored = [(a.player, a.points, a.category) for a in game.state.awards]
+    assert scored[-2:] == [(ANN, 0, "farm.barn-placed"), (ANN, 3, "fairy.completed")]
+    assert fy.fairy(game.state).by is None  # the farmer went home
+    replay(game.pending)

@@ -54,8 +54,10 @@ PARTS: Final[tuple[Part, ...]] = (
     river.PART,
     mayor.PART,
     wagon.PART,  # a wagon moves at the end of its turn part, before the next turn's abbey
+    # After castles (a castle's end is none of its business), before the barn: at the end, the
+    # farmers of a barn's field score their points and the fairy's before the barn takes the field.
+    fairy.PART,
     barn.PART,
-    fairy.PART,  # after castles: a castle's end is none of its business
     abbey.PART,
     orderings.PART,
 )

@@ -13,7 +13,7 @@ from domain.board import Board
 from domain.features import Feature
 from domain.part import FigureKind, Part
 from domain.scoring import Parts
-from domain.state import GameState, award, credit, farm_value, return_figures, return_followers
+from domain.state import GameState, award, credit, farm_value, return_figures, return_followers, scored
 from domain.tiles import Kind
 
 NAME: Final = "barn"
@@ -110,6 +110,7 @@ class BarnPart(Part):
             if new_barn and field.occupied():
                 value, parts = farm_value(state, field)
                 award(state, field, value, parts, "R-AM-6", version, final=False, kind="farm.barn-placed")
+                scored(state, field)
                 _send_home(state, field)
             elif _has_barn(field) and field.followers():
                 self._connected(state, field, version, final=False)
@@ -128,6 +129,8 @@ class BarnPart(Part):
             final=final,
             kind="farm.barn-connected",
         )
+        if not final:  # at the end the fairy counts it itself (`FairyPart.final_feature`)
+            scored(state, field)
         _send_home(state, field)
 
     def final_feature(self, state: GameState, feature: Feature, version: int) -> bool:
