@@ -424,8 +424,8 @@ def credit(
 
 
 def scored(state: GameState, feature: Feature) -> None:
-    """A feature scored in a turn part, its followers still on it: the parts' bonuses and
-    consequences (the fairy's points, a wagon's move) follow."""
+    """A feature scored in a turn part, its followers still on it: what the parts add to that (a
+    bonus, a figure's move) follows."""
     for part in state.hooks["feature_scored"]:
         part.feature_scored(state, feature)
 
