@@ -489,6 +489,16 @@ def return_figures(
     feature.figures = stays
 
 
+def return_stranded(state: GameState, feature: Feature, kind: str) -> None:
+    """Figures of `kind` (that stay only beside their owner's follower) whose owner has no follower
+    left on the feature go back to supply."""
+    if any(k == kind for _, _, k in feature.figures):
+        owners = frozenset(p for p, _, _ in feature.followers())
+        stranded = frozenset(p for p, _, k in feature.figures if k == kind and p not in owners)
+        if stranded:
+            return_figures(state, feature, kind, stranded)
+
+
 def completed_by(board: Board, placed: PlacedTile) -> list[Feature]:
     """Features the placement of `placed` completed: its roads and cities, nearby cloisters."""
     graph = board.graph

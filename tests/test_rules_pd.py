@@ -172,3 +172,25 @@ def test_R_PD_5_the_fairys_three_points_when_a_barn_makes_her_farmers_field_scor
     assert scored[-2:] == [(ANN, 0, "farm.barn-placed"), (ANN, 3, "fairy.completed")]
     assert fy.fairy(game.state).by is None  # the farmer went home
     replay(game.pending)
+
+
+def test_R_TB_5a_the_pig_goes_home_when_the_dragon_eats_its_farmer() -> None:
+    """Bob's pig and farmer share the field south of (1,0); the dragon eats the farmer on (1,0):
+    the pig, with no farmer of his left beside it, goes home too (as JCloisterZone does)."""
+    pile = ["DG/F.v", "BA/RFr", "BA/LR", "BA/L", "DG/RFr.d", "BA/L", "BA/L"]
+    game = Game.start(("Ann", "Bob"), pile, expansions=("base", "tb", "pd"))
+    game.execute(ANN, PlaceTile(x=0, y=1, rotation=0))  # the volcano: the dragon lands there
+    game.execute(BOB, PlaceTile(x=1, y=0, rotation=0))
+    game.execute(BOB, Deploy(location="Es+Se+Sw+Ws"))  # his farmer
+    game.execute(ANN, PlaceTile(x=2, y=0, rotation=90))
+    game.execute(ANN, Pass())
+    game.execute(BOB, PlaceTile(x=1, y=1, rotation=0))
+    game.execute(BOB, Deploy(location="Nw+Ne+En+Es+Se+Sw+Ws+Wn", figure="pig"))
+    assert game.state.ext["figures"]["pig"] == [1, 0]
+    game.execute(ANN, PlaceTile(x=-1, y=0, rotation=0))  # a dragon tile
+    game.execute(ANN, Pass())
+    game.execute(ANN, dg.MoveDragon(x=0, y=0))
+    game.execute(BOB, dg.MoveDragon(x=1, y=0))  # onto Bob's farmer: eaten
+    assert game.state.supply == [7, 7]
+    assert game.state.ext["figures"]["pig"] == [1, 1]  # the pig went home with it
+    replay(game.pending)

@@ -12,7 +12,7 @@ from domain.events import Event
 from domain.features import Feature
 from domain.moves import own_follower_locations
 from domain.part import FigureKind, Part, ext
-from domain.state import GameState, begin_part, pop_agenda, return_figures
+from domain.state import GameState, begin_part, pop_agenda, return_stranded
 from domain.tiles import Kind
 from domain.turns import is_live
 
@@ -130,11 +130,7 @@ class BuildersPart(Part):
 
     def followers_left(self, state: GameState, feature: Feature) -> None:
         """A builder without its owner's follower beside it goes home (R-TB-4)."""
-        if any(k == FIGURE for _, _, k in feature.figures):
-            owners = frozenset(p for p, _, _ in feature.followers())
-            stranded = frozenset(p for p, _, k in feature.figures if k == FIGURE and p not in owners)
-            if stranded:
-                return_figures(state, feature, FIGURE, stranded)
+        return_stranded(state, feature, FIGURE)
 
     def apply(self, state: GameState, event: Event) -> None:
         if isinstance(event, BuilderTurnGranted):

@@ -11,7 +11,7 @@ from domain.features import Feature
 from domain.moves import own_follower_locations
 from domain.part import FigureKind, Part
 from domain.scoring import Parts
-from domain.state import GameState, return_figures
+from domain.state import GameState, return_figures, return_stranded
 from domain.tiles import Kind
 
 NAME: Final = "pigs"
@@ -32,6 +32,11 @@ class PigsPart(Part):
 
     def why_not(self, state: GameState, figure: str, location: str) -> str:
         return f"a pig goes on a field holding your own farmer, not {location}"
+
+    def followers_left(self, state: GameState, feature: Feature) -> None:
+        """A pig without its owner's farmer beside it goes home (R-TB-5a): the dragon ate the
+        farmer, a tower took it."""
+        return_stranded(state, feature, FIGURE)
 
     def award(
         self, state: GameState, feature: Feature, player: int, value: int, parts: Parts, rule: str
