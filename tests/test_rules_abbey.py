@@ -13,6 +13,7 @@ from domain.aggregate import Game
 from domain.commands import Deploy, Pass, PlaceTile
 from domain.errors import RuleViolation
 from domain.expansions import abbey as ab
+from domain.expansions import castles as cs
 from domain.expansions import wagon as wg
 from domain.moves import Decision, expected_step, legal_commands, legal_deployments, legal_placements
 from domain.replay import replay
@@ -109,6 +110,22 @@ def _mayor_on_start_city(tile: str, city: str) -> Game:
     game.execute(ANN, PlaceTile(x=0, y=-1, rotation=180))
     assert legal_deployments(game.state, "mayor") == [city]  # the city, not the fields
     return game
+
+
+def test_R_AM_4_a_mayors_castle_scores_nothing_at_the_end_and_says_so() -> None:
+    """The mayor makes a castle of its two-tile city (R-CASTLE-1): a castle is no city, so the
+    mayor has no strength there, and the castle's end scores `castle.empty` (JCloisterZone's name)."""
+    game = Game.start(("Ann", "Bob"), ["BA/C", "BA/L"], expansions=("base", "bcb", "am"))
+    game.execute(ANN, PlaceTile(x=0, y=-1, rotation=180))
+    game.execute(ANN, Deploy(location="S", figure="mayor"))
+    game.execute(ANN, cs.ChooseCastle(x=0, y=-1, location="S"))
+    game.execute(BOB, PlaceTile(x=0, y=1, rotation=0))
+    game.execute(BOB, Pass())
+    assert game.state.over
+    final = [(a.player, a.points, a.category, a.rule) for a in game.state.awards if a.final]
+    assert final == [(ANN, 0, "castle.empty", "R-CASTLE-10")]
+    assert game.state.ext["figures"]["mayor"] == [1, 1]  # home again
+    replay(game.pending)
 
 
 def test_R_AM_4_a_mayor_without_pennants_scores_nothing_and_says_so() -> None:

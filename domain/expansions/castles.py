@@ -233,6 +233,9 @@ class CastlesPart(Part):
             own.choices.setdefault(feature.id, set()).add(event.player)
             castle = next((c for c in own.all if c.feature == feature.id), None)
             if castle is None:
+                # A castle is no city: it keeps none of the city's pennants (a mayor in it has no
+                # strength, R-AM-4, as in JCloisterZone, where only a city counts them).
+                feature.pennants = 0
                 own.roots.add(feature.id)
                 own.all.append(Castle(feature.id, positions, [event.player], state.part_count, state.sitting))
             else:
@@ -308,11 +311,16 @@ class CastlesPart(Part):
                     scored.append((other, value))
 
     def final_feature(self, state: GameState, feature: Feature, version: int) -> bool:
-        """R-CASTLE-10: occupied castles score nothing, said as a 0 award."""
+        """R-CASTLE-10: occupied castles score nothing, said as a 0 award to its owners; knights
+        of no strength are told, as when a castle scores in the game (R-AM-4)."""
         if feature.id not in castles(state).roots:
             return False
-        for player in sorted({p for p, _, _ in feature.followers()}):
+        owners = majority(feature)
+        for player in owners:
             credit(state, player, 0, "castle", "R-CASTLE-10", (("castle", 0),), feature.id, version, True)
+        if not owners:
+            for player in sorted({p for p, _, _ in feature.followers()}):
+                credit(state, player, 0, "castle.empty", "R-CASTLE-10", (), feature.id, version, True)
         return_followers(state, feature)
         return True
 
