@@ -255,3 +255,18 @@ def test_R_AM_6_the_barn_scores_for_its_owner_at_the_end() -> None:
     final = [(a.player, a.category, a.rule) for a in game.state.awards if a.final]
     assert (ANN, "farm", "R-AM-6") in final
     assert game.state.ext["figures"]["barn"] == [1, 1]
+
+
+def test_R_AM_5_the_turns_player_moves_their_wagon_first_then_round_the_table() -> None:
+    """Three wagons whose features scored in one part, Ann's first: in Bob's turn Bob's wagon
+    waits first, then Carl's, then Ann's (JCloisterZone's order), whatever order they scored in."""
+    game = Game.start(("Ann", "Bob", "Carl"), ["BA/L", "BA/L"], expansions=("base", "am"))
+    state = game.state
+    state.turn_player = 1  # Bob's turn
+    graph = state.board.graph
+    part = wg.PART
+    for player, sid in ((0, 1), (2, 2), (1, 0)):  # scored in this order: Ann's, Carl's, Bob's
+        feature = graph.feature(sid)
+        feature.figures = [(player, sid, "wagon")]
+        part.feature_scored(state, feature)
+    assert [player for player, _ in wg.wagons(state).waiting] == [1, 2, 0]

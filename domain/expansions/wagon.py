@@ -173,11 +173,18 @@ class WagonPart(Part):
         return f"a wagon goes on an unoccupied road, city or cloister, not on {location}"
 
     def feature_scored(self, state: GameState, feature: Feature) -> None:
+        """Its wagons wait to move: the turn's player's first, then round the table from them,
+        each player's in the order their features scored (R-AM-5)."""
         board = state.board
+        own = wagons(state)
+        n, first = len(state.players), state.turn_player
         for player, sid, kind in feature.figures:
             if kind == FIGURE:
-                wagons(state).waiting.append((player, board.tiles[board.graph.segment_tile[sid]].pos))
-                wagons(state).segments.append(sid)
+                seat = (player - first) % n
+                later = (i for i, (p, _) in enumerate(own.waiting) if (p - first) % n > seat)
+                at = next(later, len(own.waiting))
+                own.waiting.insert(at, (player, board.tiles[board.graph.segment_tile[sid]].pos))
+                own.segments.insert(at, sid)
 
     def pending(self, state: GameState) -> Decision | None:
         if state.phase != Phase.PART_OVER or not wagons(state).waiting:
