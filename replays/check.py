@@ -168,7 +168,13 @@ class _Checker(ReplayVisitor):
         oracle = save.oracle
         self.oracle = oracle
         self.decisions = {d.index: d for d in oracle.decisions} if oracle else {}
-        self.parts = [p for p in oracle.score_history if not p.finalScoring] if oracle else []
+        # A turn JCloisterZone opens only to offer the end's abbey, declined, places no tile and
+        # scores nothing; it ends with no COMMIT, so it is no turn part of ours.
+        self.parts = (
+            [p for p in oracle.score_history if not p.finalScoring and (p.tiles != () or p.scores)]
+            if oracle
+            else []
+        )
         self.part = 0  # next turn part of the score history
         self.awards_seen = 0
         names = ["draws"] if oracle and oracle.natural and oracle.draws is not None else []

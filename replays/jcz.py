@@ -216,6 +216,7 @@ class JczPart(msgspec.Struct, frozen=True):
     secondPart: bool = False
     finalScoring: bool = False
     scores: tuple[JczScore, ...] = ()
+    tiles: tuple[str, ...] | None = None  # the tiles placed in it, where the recorder lists them
 
 
 class JczDecision(msgspec.Struct, frozen=True):

@@ -186,6 +186,19 @@ def test_a_changed_score_is_found_in_its_turn_part(tmp_path: Path) -> None:
     assert (d.what, d.turn) == ("scores", part["turn"])
 
 
+@pytest.mark.parametrize(("turn", "verdict"), [({"tiles": []}, "agrees"), ({}, "disagrees")])
+def test_a_turn_with_no_tile_and_no_score_at_the_end_is_no_turn_part(
+    tmp_path: Path, turn: dict[str, Any], verdict: str
+) -> None:
+    """JCloisterZone opens a turn to offer the end's abbey (R-AM-2); declined, it places no tile,
+    scores nothing and ends with no COMMIT. Listed with its empty tiles, it is skipped; a turn
+    part the recorder says nothing of is still one we must have played."""
+    document = oracle_document()
+    parts = document["oracle"]["score_history"]
+    parts.insert(len(parts) - 1, {"turn": parts[-2]["turn"] + 1, "player": 0, **turn})
+    assert check_file(write(tmp_path, document)).verdict == verdict
+
+
 def test_changed_final_points_are_found(tmp_path: Path) -> None:
     document = oracle_document()
     document["oracle"]["final_points"][1] += 5
