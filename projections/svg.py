@@ -331,12 +331,12 @@ def render_svg(state: GameState, title: str = "") -> str:
             px, py = _place(location)
             ox, oy = origin((x, y))
             _piece(pieces, figure, player, ox + px * S, oy + py * S)
-    # The neutral figures, each in a corner of its tile: the dragon, and the fairy by its follower.
+    # The neutral figures, each in a corner of its tile: the dragon, and the fairy where she stands.
     dragon = state.ext["dragon"].at if state.has("dragon") else None
-    fairy = state.ext["fairy"].by if state.has("fairy") else None
+    fairy = state.ext["fairy"].at if state.has("fairy") else None
     for where, corner, radius, fill, stroke, name in (
         (dragon, (0.8, 0.2), 8, "#b22222", "#000", "dragon"),
-        (None if fairy is None else (fairy[0], fairy[1]), (0.2, 0.2), 5, "#ffd1f0", "#a0528c", "fairy"),
+        (fairy, (0.2, 0.2), 5, "#ffd1f0", "#a0528c", "fairy"),
     ):
         if where is not None:
             x, y = origin(where)

@@ -56,6 +56,20 @@ def test_R_PD_5_one_point_as_the_owners_turn_starts_three_when_the_feature_score
     replay(game.pending)
 
 
+def test_R_PD_4_the_fairy_keeps_the_dragon_off_her_tile_after_her_follower_left() -> None:
+    """Ann's thief scores and goes home: the fairy stands by nobody but stays on the tile, and the
+    dragon still may not step onto it (JCloisterZone keeps her on the board the same way)."""
+    game = _fairy_by_anns_thief()
+    game.execute(BOB, PlaceTile(x=2, y=0, rotation=90))
+    game.execute(BOB, Pass())
+    game.execute(ANN, PlaceTile(x=-1, y=0, rotation=270))  # the road is complete: the thief leaves
+    game.execute(ANN, Pass())
+    assert fy.fairy(game.state).by is None and fy.fairy(game.state).at == (1, 0)
+    own = dg.dragon(game.state)
+    own.at, own.moving = (1, 1), True  # the dragon beside her tile, moving
+    assert dg.steps(game.state) == [(0, 1)]  # not (1, 0)
+
+
 # ----------------------------------------------------------------- the set, the dragon
 
 

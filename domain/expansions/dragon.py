@@ -63,8 +63,7 @@ def steps(state: GameState) -> list[Pos]:
     own = dragon(state)
     if not own.moving or own.at is None or len(own.visited) >= STEPS:
         return []
-    fairy = state.ext["fairy"].by if state.has("fairy") else None
-    fairy_at = fairy[:2] if fairy is not None else None
+    fairy_at = state.ext["fairy"].at if state.has("fairy") else None
     found = []
     for dx, dy in EDGE_OFFSETS:
         pos = (own.at[0] + dx, own.at[1] + dy)

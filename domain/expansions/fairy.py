@@ -44,10 +44,13 @@ class MoveFairy(Command, frozen=True, kw_only=True):
 
 
 class Fairy:
-    __slots__ = ("by",)
+    __slots__ = ("at", "by")
 
     def __init__(self) -> None:
         self.by: Spot | None = None  # the follower the fairy stands next to, None once it left
+        # The tile she stands on, once moved: she stays there when her follower leaves, and the
+        # dragon still keeps off it (R-PD-4; JCloisterZone keeps her on the board the same way).
+        self.at: tuple[int, int] | None = None
 
 
 def fairy(state: GameState) -> Fairy:
@@ -199,6 +202,7 @@ class FairyPart(Part):
     def apply(self, state: GameState, event: Event) -> None:
         assert isinstance(event, FairyMoved)
         fairy(state).by = (event.x, event.y, event.location, event.player, event.figure)
+        fairy(state).at = (event.x, event.y)
         state.phase = Phase.ACTION_DONE
 
     def rule_of(self, event: Event, rules: RuleSet) -> str:
