@@ -88,6 +88,11 @@ class RuleSet(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=T
     """A ransom may be paid in the turn's action step even when nothing else can be done there
     (R-TOWER-7); JCloisterZone offers it only beside another action (JCZ-TOWER-RANSOM)."""
 
+    castle_turn_order: bool = False
+    """JCloisterZone's castle offer (JCZ-CASTLE-OFFER): only a city holding exactly one follower,
+    its owner asked; players asked round the table from the turn's player, one castle each; a
+    pass ends the asking for everyone. Off: each majority holder decides for each city (R-CASTLE-3)."""
+
     ransom_limited: bool = False
     """JCZ-TOWER-RANSOM-LIMITS: at most one ransom a turn (a builder's second part included), and
     none by a player whose score is below the ransom; R-TOWER-7 sets neither limit."""
@@ -143,6 +148,7 @@ VARIANTS: Final[dict[str, str]] = {
     "JCZ-BUILDER-COMPLETED": "builder_on_completed",
     "JCZ-TOWER-RANSOM": "ransom_alone",
     "JCZ-TOWER-RANSOM-LIMITS": "ransom_limited",
+    "JCZ-CASTLE-OFFER": "castle_turn_order",
 }
 
 
@@ -155,6 +161,7 @@ VARIANT_PARTS: Final[dict[str, str]] = {
     "V-WAGON-C1": "wagon",
     "V-BARN-OCCUPIED": "barn",
     "JCZ-TOWER-RANSOM-LIMITS": "tower",
+    "JCZ-CASTLE-OFFER": "castles",
 }
 
 

@@ -101,6 +101,7 @@ JCZ_READING: dict[str, Any] = {
     "builder_on_completed": False,
     "ransom_alone": False,
     "ransom_limited": True,
+    "castle_turn_order": True,
 }
 # JCloisterZone's setup rules we play, by (name, value): the rule-set switches each sets.
 JCZ_RULE_SWITCHES: dict[tuple[str, Any], dict[str, Any]] = {

@@ -1076,3 +1076,50 @@ def test_V_BAZAAR_NOCREDIT_off_bids_above_the_score_are_fine() -> None:
     game = bazaar_example()
     game.execute(BLUE, bz.ChooseBazaarTile(index=0, bid=50))
     assert expected_step(game.state) == Decision("bid", GREEN)
+
+
+def _two_castle_offers(turn_order: bool) -> Game:
+    """Bob's knight on the cap at (-1,-1); Cid's tile at (0,-1) closes two cities of two caps, his
+    own knight in the one it makes with the start tile: Bob's city scores first, Cid's turn."""
+    game = bcb(
+        ["BA/RFr", "BA/C", "BA/CC.2", *FILL],
+        players=("Ann", "Bob", "Cid"),
+        rules=RuleSet(castle_turn_order=turn_order),
+    )
+    game.execute(0, PlaceTile(x=-1, y=0, rotation=0))
+    game.execute(0, Pass())
+    game.execute(1, PlaceTile(x=-1, y=-1, rotation=90))
+    game.execute(1, Deploy(location="E"))
+    game.execute(2, PlaceTile(x=0, y=-1, rotation=270))
+    game.execute(2, Deploy(location="S"))
+    return game
+
+
+def test_JCZ_CASTLE_OFFER_off_each_city_is_offered_to_its_owner_and_a_pass_is_theirs_alone() -> None:
+    game = _two_castle_offers(turn_order=False)
+    assert expected_step(game.state) == Decision("castle", 1)  # the city that scored first
+    game.execute(1, Pass())
+    assert expected_step(game.state) == Decision("castle", 2)  # Cid is still asked
+    game.execute(2, cs.ChooseCastle(x=0, y=-1, location="S"))
+    assert [c.owners for c in cs.castles(game.state).all] == [[2]]
+    replay(game.pending)
+
+
+def test_JCZ_CASTLE_OFFER_on_the_turns_player_first_and_a_pass_ends_the_asking() -> None:
+    game = _two_castle_offers(turn_order=True)
+    assert expected_step(game.state) == Decision("castle", 2)  # the turn's player, first
+    game.execute(2, Pass())  # nobody else is asked
+    assert cs.castles(game.state).all == [] and game.state.current == 0
+    scored = sorted((a.player, a.points, a.category) for a in game.state.awards)
+    assert scored == [(1, 4, "city"), (2, 4, "city")]
+    replay(game.pending)
+
+
+def test_JCZ_CASTLE_OFFER_on_after_a_castle_the_next_players_are_asked() -> None:
+    game = _two_castle_offers(turn_order=True)
+    game.execute(2, cs.ChooseCastle(x=0, y=-1, location="S"))
+    assert expected_step(game.state) == Decision("castle", 1)  # round the table to Bob
+    game.execute(1, cs.ChooseCastle(x=-1, y=-1, location="E"))
+    assert [c.owners for c in cs.castles(game.state).all] == [[2], [1]]
+    replay(game.pending)
+

@@ -79,7 +79,7 @@ class Castle:
 class Castles:
     """This game's castles, each player's tokens, and this turn part's castle decisions."""
 
-    __slots__ = ("all", "choices", "left", "roots", "targets", "triggered")
+    __slots__ = ("all", "asked_from", "choices", "closed", "left", "roots", "targets", "triggered")
 
     def __init__(self, players: int) -> None:
         self.left = [3 if players <= 4 else 2] * players  # R-CASTLE-1
@@ -88,6 +88,10 @@ class Castles:
         self.choices: dict[int, set[int]] = {}  # completed city root -> players who decided
         self.targets: dict[int, int] = {}  # castle index -> feature root it scores
         self.triggered: list[tuple[int, list[Feature]]] = []  # found as the part scores
+        # JCZ-CASTLE-OFFER: the seat the asking goes on from (None: the turn's player, not asked
+        # yet), and whether a pass ended it.
+        self.asked_from: int | None = None
+        self.closed = False
 
 
 def castles(state: GameState) -> Castles:
@@ -135,10 +139,14 @@ def touches_fief(board: Board, feature: Feature, castle: Castle) -> bool:
 
 
 def offer(state: GameState) -> tuple[int, int] | None:
-    """(city root, owner) of the next castle decision this part's scoring waits for (R-CASTLE-3)."""
+    """(city root, owner) of the next castle decision this part's scoring waits for (R-CASTLE-3;
+    under JCZ-CASTLE-OFFER the first of the cities the player is asked about)."""
     if not state.has(NAME):
         return None
     own = castles(state)
+    if state.rules.castle_turn_order:
+        asked = _asked_in_turn_order(state, own)
+        return None if asked is None else (asked[1][0], asked[0])
     board = state.board
     n = len(state.players)
     for feature in state.completions():
@@ -151,6 +159,30 @@ def offer(state: GameState) -> tuple[int, int] | None:
             player = (state.current + k) % n
             if player in owners and player not in decided and own.left[player] > 0:
                 return feature.id, player
+    return None
+
+
+def _asked_in_turn_order(state: GameState, own: Castles) -> tuple[int, list[int]] | None:
+    """JCZ-CASTLE-OFFER: (player, city roots) of the next player asked, round the table from the
+    turn's player: a city of two caps holding one follower only, that follower's owner, with a
+    token left. A pass ends the asking; a castle made goes on from the next player."""
+    if own.closed:
+        return None
+    n, first = len(state.players), state.turn_player
+    start = 0 if own.asked_from is None else (own.asked_from - first) % n
+    if own.asked_from is not None and start == 0:
+        return None  # round the table back to the turn's player
+    cities = [
+        (feature.id, followers[0][0])
+        for feature in state.completions()
+        if castle_base(state.board, feature, state.rules.castle_ends, own.roots) is not None
+        and len(followers := feature.followers()) == 1
+    ]
+    for k in range(start, n):
+        player = (first + k) % n
+        mine = [root for root, owner in cities if owner == player]
+        if mine and own.left[player] > 0:
+            return player, mine
     return None
 
 
@@ -194,6 +226,19 @@ def owners_of(state: GameState, castle: Castle) -> list[int]:
     return sorted({p for p, _, _ in state.board.graph.feature(castle.feature).followers()})
 
 
+def _on_offer(state: GameState) -> list[int]:
+    """The city roots the player asked now may make a castle of: one, or under JCZ-CASTLE-OFFER
+    each of theirs."""
+    own = castles(state)
+    if state.rules.castle_turn_order:
+        asked = _asked_in_turn_order(state, own)
+        assert asked is not None
+        return asked[1]
+    found = offer(state)
+    assert found is not None
+    return [state.board.graph.find(found[0])]
+
+
 class CastlesPart(Part):
     name = NAME
     events = (CastleBuilt, CastleTargetChosen)
@@ -222,6 +267,8 @@ class CastlesPart(Part):
         own = castles(state)
         own.choices = {}
         own.targets = {}
+        own.asked_from = None
+        own.closed = False
 
     def apply(self, state: GameState, event: Event) -> None:
         own = castles(state)
@@ -241,6 +288,7 @@ class CastlesPart(Part):
             else:
                 castle.owners.append(event.player)
             own.left[event.player] -= 1
+            own.asked_from = (event.player + 1) % len(state.players)
             followers_gone(state, feature)
         else:
             assert isinstance(event, CastleTargetChosen)
@@ -252,6 +300,7 @@ class CastlesPart(Part):
         found = offer(state)
         assert found is not None
         castles(state).choices.setdefault(found[0], set()).add(found[1])
+        castles(state).closed = state.rules.castle_turn_order
 
     def pending(self, state: GameState) -> Decision | None:
         if state.phase != Phase.ACTION and state.phase != Phase.ACTION_DONE:
@@ -350,10 +399,10 @@ class CastlesPart(Part):
 
     def command_options(self, state: GameState, step: str) -> list[Command]:
         if step == "castle":
-            found = offer(state)
-            assert found is not None
-            x, y, location = feature_handle(state, found[0])
-            return [ChooseCastle(x=x, y=y, location=location)]
+            return [
+                ChooseCastle(x=x, y=y, location=location)
+                for x, y, location in (feature_handle(state, root) for root in _on_offer(state))
+            ]
         pending = target_pending(state)
         assert pending is not None
         return [
@@ -364,15 +413,17 @@ class CastlesPart(Part):
     def decide(self, state: GameState, player: int, command: Command, step: str) -> list[Event]:
         gid, version = state.id, state.version + 1
         if isinstance(command, ChooseCastle):
-            found = offer(state)
-            assert found is not None
-            x, y, location = feature_handle(state, found[0])
-            if root_at(state, command.x, command.y, command.location) != state.board.graph.find(found[0]):
+            roots = _on_offer(state)
+            root = root_at(state, command.x, command.y, command.location)
+            if root not in roots:
+                offers = (feature_handle(state, r) for r in roots)
+                offered = " or ".join(f"{loc} at {(x, y)}" for x, y, loc in offers)
                 raise RuleViolation(
                     "R-CASTLE-2",
                     f"no castle can be made at {command.location} of {(command.x, command.y)}; "
-                    f"the city on offer is {location} at {(x, y)}",
+                    f"the city on offer is {offered}",
                 )
+            x, y, location = feature_handle(state, root)
             return [
                 CastleBuilt(
                     originator_id=gid, originator_version=version, player=player, x=x, y=y, location=location
