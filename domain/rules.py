@@ -90,7 +90,7 @@ class RuleSet(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=T
 
     castle_turn_order: bool = False
     """JCloisterZone's castle offer (JCZ-CASTLE-OFFER): only a city holding exactly one follower,
-    its owner asked; players asked round the table from the turn's player, one castle each; a
+    its owner asked; players asked round the table from the tile's placer, one castle each; a
     pass ends the asking for everyone. Off: each majority holder decides for each city (R-CASTLE-3)."""
 
     ransom_limited: bool = False

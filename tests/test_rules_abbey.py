@@ -257,12 +257,13 @@ def test_R_AM_6_the_barn_scores_for_its_owner_at_the_end() -> None:
     assert game.state.ext["figures"]["barn"] == [1, 1]
 
 
-def test_R_AM_5_the_turns_player_moves_their_wagon_first_then_round_the_table() -> None:
-    """Three wagons whose features scored in one part, Ann's first: in Bob's turn Bob's wagon
-    waits first, then Carl's, then Ann's (JCloisterZone's order), whatever order they scored in."""
+def test_R_AM_5_the_placers_wagon_moves_first_then_round_the_table() -> None:
+    """Three wagons whose features scored in one part, Ann's first: in Bob's turn part Bob's
+    wagon waits first, then Carl's, then Ann's (JCloisterZone's order), whatever order they
+    scored in."""
     game = Game.start(("Ann", "Bob", "Carl"), ["BA/L", "BA/L"], expansions=("base", "am"))
     state = game.state
-    state.turn_player = 1  # Bob's turn
+    state.current = 1  # Bob's turn part
     graph = state.board.graph
     part = wg.PART
     for player, sid in ((0, 1), (2, 2), (1, 0)):  # scored in this order: Ann's, Carl's, Bob's

@@ -1105,9 +1105,9 @@ def test_JCZ_CASTLE_OFFER_off_each_city_is_offered_to_its_owner_and_a_pass_is_th
     replay(game.pending)
 
 
-def test_JCZ_CASTLE_OFFER_on_the_turns_player_first_and_a_pass_ends_the_asking() -> None:
+def test_JCZ_CASTLE_OFFER_on_the_placer_first_and_a_pass_ends_the_asking() -> None:
     game = _two_castle_offers(turn_order=True)
-    assert expected_step(game.state) == Decision("castle", 2)  # the turn's player, first
+    assert expected_step(game.state) == Decision("castle", 2)  # who placed the tile, first
     game.execute(2, Pass())  # nobody else is asked
     assert cs.castles(game.state).all == [] and game.state.current == 0
     scored = sorted((a.player, a.points, a.category) for a in game.state.awards)

@@ -10,6 +10,7 @@ import pytest
 from domain.aggregate import Game
 from domain.commands import Deploy, Pass, PlaceTile
 from domain.errors import RuleViolation
+from domain.expansions import castles as cs
 from domain.expansions import dragon as dg
 from domain.expansions import fairy as fy
 from domain.expansions import portal_princess as pp
@@ -207,4 +208,25 @@ def test_R_TB_5a_the_pig_goes_home_when_the_dragon_eats_its_farmer() -> None:
     game.execute(BOB, dg.MoveDragon(x=1, y=0))  # onto Bob's farmer: eaten
     assert game.state.supply == [7, 7]
     assert game.state.ext["figures"]["pig"] == [1, 1]  # the pig went home with it
+    replay(game.pending)
+
+
+def test_R_PD_5_the_fairys_three_points_when_a_castle_scores_in_the_game() -> None:
+    """Ann's knight sits in her castle (R-CASTLE-3) with the fairy beside it; a road completed in
+    the fief scores the castle (R-CASTLE-6): 3 more for the fairy, as JCloisterZone gives them (not
+    at the game's end, when a castle scores nothing)."""
+    game = Game.start(
+        ("Ann", "Bob"), ["BA/C", "BA/LR", "BA/L", "BA/LR", "BA/L", "BA/L"], expansions=("base", "bcb", "pd")
+    )
+    game.execute(ANN, PlaceTile(x=0, y=-1, rotation=180))
+    game.execute(ANN, Deploy(location="S"))
+    game.execute(ANN, cs.ChooseCastle(x=0, y=-1, location="S"))
+    game.execute(BOB, PlaceTile(x=1, y=0, rotation=90))  # a road end east of the start
+    game.execute(BOB, Pass())
+    game.execute(ANN, PlaceTile(x=0, y=1, rotation=0))
+    game.execute(ANN, fy.MoveFairy(x=0, y=-1, location="S"))
+    game.execute(BOB, PlaceTile(x=-1, y=0, rotation=270))  # the road's other end: 3 tiles
+    game.execute(BOB, Pass())
+    scored = [(a.player, a.points, a.category) for a in game.state.awards]
+    assert scored[-2:] == [(ANN, 3, "castle"), (ANN, 3, "fairy.completed")]
     replay(game.pending)

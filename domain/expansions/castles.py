@@ -17,6 +17,7 @@ from domain.moves import Decision, feature_handle, root_at
 from domain.part import Part, ext
 from domain.scoring import majority
 from domain.state import GameState, Phase, credit, feature_value, followers_gone, return_followers
+from domain.state import scored as scored_feature
 from domain.tiles import Kind
 
 NAME: Final = "castles"
@@ -88,7 +89,7 @@ class Castles:
         self.choices: dict[int, set[int]] = {}  # completed city root -> players who decided
         self.targets: dict[int, int] = {}  # castle index -> feature root it scores
         self.triggered: list[tuple[int, list[Feature]]] = []  # found as the part scores
-        # JCZ-CASTLE-OFFER: the seat the asking goes on from (None: the turn's player, not asked
+        # JCZ-CASTLE-OFFER: the seat the asking goes on from (None: the tile's placer, not asked
         # yet), and whether a pass ended it.
         self.asked_from: int | None = None
         self.closed = False
@@ -164,14 +165,14 @@ def offer(state: GameState) -> tuple[int, int] | None:
 
 def _asked_in_turn_order(state: GameState, own: Castles) -> tuple[int, list[int]] | None:
     """JCZ-CASTLE-OFFER: (player, city roots) of the next player asked, round the table from the
-    turn's player: a city of two caps holding one follower only, that follower's owner, with a
+    player who placed the tile: a city of two caps holding one follower only, that follower's owner, with a
     token left. A pass ends the asking; a castle made goes on from the next player."""
     if own.closed:
         return None
-    n, first = len(state.players), state.turn_player
+    n, first = len(state.players), state.current
     start = 0 if own.asked_from is None else (own.asked_from - first) % n
     if own.asked_from is not None and start == 0:
-        return None  # round the table back to the turn's player
+        return None  # round the table back to the player who placed the tile
     cities = [
         (feature.id, followers[0][0])
         for feature in state.completions()
@@ -349,6 +350,7 @@ class CastlesPart(Part):
             if not owners:  # knights of no strength: nothing, and they are told so (R-AM-4)
                 for player in owners_of(state, castle):
                     credit(state, player, 0, "castle.empty", "R-CASTLE-6", (), feature.id, version)
+            scored_feature(state, feature)  # what the parts add to a feature scoring (a bonus)
             return_followers(state, feature)
             castle.scored = True
             for other in own.all:

@@ -173,11 +173,13 @@ class WagonPart(Part):
         return f"a wagon goes on an unoccupied road, city or cloister, not on {location}"
 
     def feature_scored(self, state: GameState, feature: Feature) -> None:
-        """Its wagons wait to move: the turn's player's first, then round the table from them,
-        each player's in the order their features scored (R-AM-5)."""
+        """Its wagons wait to move: those of the turn part's player first (who placed the tile),
+        then round the table from them, each player's in the order their features scored (R-AM-5)."""
+        if state.has("castles") and feature.id in state.ext["castles"].roots:
+            return  # a wagon in a castle goes home when it scores (JCloisterZone skips castles)
         board = state.board
         own = wagons(state)
-        n, first = len(state.players), state.turn_player
+        n, first = len(state.players), state.current
         for player, sid, kind in feature.figures:
             if kind == FIGURE:
                 seat = (player - first) % n
