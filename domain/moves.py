@@ -245,6 +245,8 @@ def legal_commands(state: GameState) -> list[Command]:
         return [*found, Pass()]
     owner = step_owner(state, step)
     options = owner.command_options(state, step)
+    for part in state.hooks["step_commands"]:
+        options = [*options, *part.step_commands(state, step)]
     return [*options, Pass()] if step in owner.pass_steps else options
 
 

@@ -197,6 +197,10 @@ class Part:
         """Commands the current player may give after placing, beyond deploying a follower."""
         return []
 
+    def step_commands(self, state: GameState, step: str) -> list[Command]:
+        """This part's commands that another part's decision step (`step`) also takes now."""
+        return []
+
     def pending(self, state: GameState) -> Decision | None:
         """A decision this part waits for now, if any."""
         return None

@@ -524,9 +524,11 @@ def replay_jcz(
             placed = placed and message.type != "COMMIT"
             continue
         if isinstance(command, PlaceTile | PlaceAbbey) or (
-            isinstance(command, Pass) and _step(state) == "abbey"
+            isinstance(command, Pass) and _step(state) in ("abbey", "place")
         ):
-            hooks.placement(index, state)  # JCloisterZone lists an abbey declined as a placement decision
+            # JCloisterZone lists an abbey declined, and a tile declined that fits only with a
+            # bridge (R-BRIDGE-7), as placement decisions too.
+            hooks.placement(index, state)
         try:
             decision = expected_step(state)
             seat = state.current if decision is None else decision.player

@@ -13,7 +13,9 @@ grows east, y grows south, rotations are degrees clockwise. Tiles used most:
 from __future__ import annotations
 
 from collections.abc import Sequence
+from pathlib import Path
 
+import msgspec
 import pytest
 
 from domain import events as ev
@@ -27,7 +29,11 @@ from domain.expansions import castles as cs
 from domain.moves import Decision, expected_step, legal_commands, legal_deployments, legal_placements
 from domain.replay import replay
 from domain.rules import RuleSet
+from domain.state import GameState
 from domain.tiles import Kind
+from replays.jcz import JCZ_READING, ReplayVisitor, read_jcz, replay_jcz
+from replays.jcz_draws import plan_draws
+from replays.jcz_export import export_jcz
 
 BCB = ("base", "bcb")
 ANN, BOB = 0, 1
@@ -1123,3 +1129,38 @@ def test_JCZ_CASTLE_OFFER_on_after_a_castle_the_next_players_are_asked() -> None
     assert [c.owners for c in cs.castles(game.state).all] == [[2], [1]]
     replay(game.pending)
 
+
+
+JCZ_RULES = msgspec.structs.replace(
+    RuleSet(), **{k: v for k, v in JCZ_READING.items() if k in RuleSet.__struct_fields__}
+)
+
+
+class _Decisions(ReplayVisitor):
+    def __init__(self) -> None:
+        self.at: dict[int, tuple[str | None, list[tuple[int, int, int]]]] = {}
+
+    def placement(self, index: int, state: GameState) -> None:
+        held = state.tile.id if state.tile is not None else None
+        self.at[index] = (held, sorted(legal_placements(state)))
+
+
+def test_R_BRIDGE_7_a_declined_tile_is_a_placement_decision_of_a_jcloisterzone_save(tmp_path: Path) -> None:
+    """JCloisterZone lists a tile declined because it fits only with a bridge as a placement
+    decision, its bridged placements the legal set: the replay of its save reports it there."""
+    game = bcb(["BA/C", "BA/LR", "BA/LR", "BA/RRRR", "BA/L", *FILL], rules=JCZ_RULES)
+    turn(game, 0, -1, 180)
+    turn(game, 1, 0, 90)
+    turn(game, -1, 0, 270)
+    game.execute(BOB, Pass())  # BA/RRRR declined
+    turn(game, 0, 1)
+    path = tmp_path / "declined.jcz"
+    path.write_bytes(export_jcz(game.pending))
+    save = read_jcz(path)
+    messages = save.replay
+    kinds = [m.type for m in messages]
+    declined = next(i for i, kind in enumerate(kinds) if kind == "PASS" and kinds[i - 1] == "COMMIT")
+    seen = _Decisions()
+    replay_jcz(save, plan_draws(save).order, seen)
+    held, placements = seen.at[declined]
+    assert held == "BA/RRRR" and (1, 1, 0) in placements and messages[declined + 1].type == "PLACE_TILE"

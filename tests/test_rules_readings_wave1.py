@@ -19,6 +19,7 @@ from domain.errors import RuleViolation
 from domain.expansions import dragon as dg
 from domain.expansions import fairy as fy
 from domain.expansions import portal_princess as pp
+from domain.expansions import tower as tw
 from domain.expansions import wagon as wg
 from domain.moves import Decision, expected_step, legal_commands, legal_deployments
 from domain.provenance import rule_of
@@ -418,3 +419,26 @@ def test_V_FAIRY_ON_TILE_a_save_moves_the_fairy_to_a_tiles_position_both_ways() 
     again = replay_jcz(jcz, plan_draws(jcz).order)
     assert fy.fairy(again.state).by == (1, 0, fy.ON_TILE, ANN, "")
     assert again.state.scores == game.state.scores
+
+
+def test_V_PRINCESS_MUST_on_a_ransom_may_still_be_paid_while_the_knight_is_owed() -> None:
+    """The owed knight is the turn's action (JCloisterZone's action phase): a ransom (R-TOWER-7)
+    may be paid meanwhile, and the knight is still owed after it."""
+    game = Game.start(
+        ("Ann", "Bob"),
+        ["BA/Cc+", "DG/Cc.p", "BA/L"],
+        expansions=("base", "pd", "tower"),
+        rules=RuleSet(princess_must=True),
+    )
+    game.execute(ANN, PlaceTile(x=0, y=-1, rotation=180))
+    game.execute(ANN, Deploy(location="E+S"))
+    tw.towers(game.state).prisoners[ANN].append((BOB, "follower"))  # Ann holds one of Bob's
+    game.state.supply[BOB] -= 1
+    game.execute(BOB, PlaceTile(x=1, y=-1, rotation=0))
+    assert expected_step(game.state) == Decision("princess", BOB)
+    ransom = tw.PayRansom(jailer=ANN, figure="follower")
+    assert legal_commands(game.state) == [KNIGHT, ransom]
+    game.execute(BOB, ransom)
+    assert expected_step(game.state) == Decision("princess", BOB)  # the knight is still owed
+    game.execute(BOB, KNIGHT)
+    assert game.state.supply == [7, 7] and game.state.scores == [3, -3]

@@ -168,6 +168,21 @@ def _exchangeable(own: Towers, capturer: int, owner: int) -> list[str]:
     return sorted({figure for held, figure in own.prisoners[owner] if held == capturer})
 
 
+# The decision step of V-PRINCESS-MUST (domain.expansions.portal_princess), during which a ransom
+# may still be paid.
+PRINCESS_STEP: Final = "princess"
+
+
+def _ransoms(state: GameState) -> list[Command]:
+    """Every ransom the current player may pay: each jailer, each kind of follower of theirs held."""
+    me = state.current
+    return [
+        PayRansom(jailer=jailer, figure=figure)
+        for jailer, held in enumerate(towers(state).prisoners)
+        for figure in sorted({f for owner, f in held if owner == me})
+    ]
+
+
 class TowerPart(Part):
     name = NAME
     events = (TowerPiecePlaced, FollowerCaptured, PrisonersExchanged, TowerGuarded, RansomPaid)
@@ -178,7 +193,9 @@ class TowerPart(Part):
     command_steps = {
         PlaceTowerPiece: (("action",), "R-TOWER-3"),
         GuardTower: (("action",), "R-TOWER-8"),
-        PayRansom: (("action",), "R-TOWER-7"),
+        # While V-PRINCESS-MUST's knight is owed the turn's action goes on (JCloisterZone's action
+        # phase): a ransom may be paid then too.
+        PayRansom: (("action", PRINCESS_STEP), "R-TOWER-7"),
         CaptureFollower: (("capture",), "R-TOWER-4"),
         ExchangePrisoner: (("exchange",), "R-TOWER-6"),
     }
@@ -238,10 +255,11 @@ class TowerPart(Part):
         if (state.rules.ransom_alone or found or legal_deployments(state)) and _ransom_refused(state) is None:
             # JCZ-TOWER-RANSOM: JCloisterZone skips a turn's action step when nothing else is
             # offered there, a ransom notwithstanding.
-            for jailer, held in enumerate(own.prisoners):
-                for figure in sorted({f for owner, f in held if owner == me}):
-                    found.append(PayRansom(jailer=jailer, figure=figure))
+            found += _ransoms(state)
         return found
+
+    def step_commands(self, state: GameState, step: str) -> list[Command]:
+        return _ransoms(state) if step == PRINCESS_STEP and _ransom_refused(state) is None else []
 
     @staticmethod
     def _follower_kinds(state: GameState) -> list[str]:
