@@ -78,7 +78,7 @@ class JczPack:
     """JCloisterZone's draw pack: groups in name order, each sorted by tile id; a draw indexes the
     active groups' tiles in that order, and a group emptied makes way for its successor."""
 
-    __slots__ = ("active", "groups", "successor")
+    __slots__ = ("active", "groups", "size", "successor")
 
     def __init__(self, tiles: list[str], dragons_wait: bool) -> None:
         grouped: dict[str, list[str]] = {}
@@ -95,17 +95,21 @@ class JczPack:
                 self.active.add("river-lake")
         if dragons_wait:
             self.active.discard("dragon")
+        self.size = -1  # tiles in the active groups, once counted (-1: to count again)
 
     def activate(self, group: str) -> None:
         if group in self.groups:
             self.active.add(group)
+            self.size = -1
 
     def tiles(self) -> list[str]:
         """The tiles that can be drawn now, in the order a draw indexes them."""
         return [t for name, group in self.groups.items() if name in self.active for t in group]
 
     def __len__(self) -> int:
-        return sum(len(group) for name, group in self.groups.items() if name in self.active)
+        if self.size < 0:  # asked at every draw and turn: counted only after a change
+            self.size = sum(len(group) for name, group in self.groups.items() if name in self.active)
+        return self.size
 
     def __iter__(self) -> Iterator[str]:
         return iter(self.tiles())
@@ -129,6 +133,7 @@ class JczPack:
 
     def _remove(self, name: str, index: int) -> str:
         group = self.groups[name]
+        self.size = -1
         tile = group.pop(index)
         if not group:
             del self.groups[name]
