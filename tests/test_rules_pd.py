@@ -16,6 +16,7 @@ from domain.expansions import fairy as fy
 from domain.expansions import portal_princess as pp
 from domain.moves import Decision, expected_step, legal_commands
 from domain.replay import replay
+from domain.rules import RuleSet
 
 ANN, BOB = 0, 1
 
@@ -229,4 +230,29 @@ def test_R_PD_5_the_fairys_three_points_when_a_castle_scores_in_the_game() -> No
     game.execute(BOB, Pass())
     scored = [(a.player, a.points, a.category) for a in game.state.awards]
     assert scored[-2:] == [(ANN, 3, "castle"), (ANN, 3, "fairy.completed")]
+    replay(game.pending)
+
+
+def test_R_PD_4_the_dragon_moves_when_its_placer_has_nothing_else_to_do() -> None:
+    """Ann's only follower is on the board and the fairy is left out: her dragon tile leaves her
+    nothing to do, so the action step is skipped and the dragon moves at once; eating her thief on
+    the way gives her a follower back, but her action is over."""
+    game = Game.start(
+        ("Ann", "Bob"),
+        ["BA/RFr", "DG/F.v", "DG/RFr.d", "BA/L", "BA/L"],
+        expansions=("base", "pd"),
+        rules=RuleSet(followers=1, without=("fairy",)),
+    )
+    game.execute(ANN, PlaceTile(x=1, y=0, rotation=0))
+    game.execute(ANN, Deploy(location="E+W"))  # her only follower
+    game.execute(BOB, PlaceTile(x=0, y=1, rotation=0))  # the volcano: the dragon lands there
+    game.execute(ANN, PlaceTile(x=-1, y=0, rotation=0))  # a dragon tile, nothing to deploy
+    assert expected_step(game.state) == Decision("dragon", ANN)
+    game.execute(ANN, dg.MoveDragon(x=0, y=0))
+    game.execute(BOB, dg.MoveDragon(x=1, y=0))  # onto Ann's thief: eaten
+    assert game.state.supply == [1, 1]
+    assert expected_step(game.state) in (Decision("dragon", ANN), Decision("place", BOB))
+    while (step := expected_step(game.state)) is not None and step.step == "dragon":
+        game.execute(step.player, legal_commands(game.state)[0])
+    assert expected_step(game.state) == Decision("place", BOB)  # no action for Ann after all
     replay(game.pending)

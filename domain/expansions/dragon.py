@@ -144,7 +144,10 @@ class DragonPart(Part):
 
     def pending(self, state: GameState) -> Decision | None:
         after = state.rules.dragon_after_scoring
-        if state.phase != (Phase.PART_OVER if after else Phase.ACTION_DONE) or not steps(state):
+        # Before scoring, the dragon moves once the action is done, or at once when the player had
+        # nothing to do in it (the action step skipped, as JCloisterZone does).
+        phases = (Phase.PART_OVER,) if after else (Phase.ACTION, Phase.ACTION_DONE)
+        if state.phase not in phases or not steps(state):
             return None
         if after and state.has(wagon.NAME) and wagon.PART.pending(state) is not None:
             return None  # the scored features' wagons move first (JCloisterZone's order)
@@ -181,6 +184,8 @@ class DragonPart(Part):
         assert own.at is not None
         own.visited.append(own.at)
         own.at = (event.x, event.y)
+        if state.phase == Phase.ACTION:  # the player had nothing to do: that step is over for good
+            state.phase = Phase.ACTION_DONE
         _eat(state, own.at)
 
 
