@@ -150,7 +150,7 @@ class Board:
         self.tiles.append(placed)
         at = self.at
         at[pos] = placed
-        open_, by_constraint = self.open, self.by_constraint
+        open_ = self.open
         self._unset_open(pos)
         sides = self.sides
         sides.pop(pos, None)
@@ -163,25 +163,10 @@ class Board:
             q = (x + dx, y + dy)
             other = at.get(q)
             if other is None:
-                old = open_.get(q)
-                if old is None:
-                    constraint = codes[edge] << (EDGE_BITS * ((edge + 2) & 3))
-                    sides[q] = 1
-                else:
-                    former = by_constraint[old]
-                    former.discard(q)
-                    if not former:
-                        del by_constraint[old]
-                    constraint = old | (codes[edge] << (EDGE_BITS * ((edge + 2) & 3)))
-                    n = sides[q] = sides[q] + 1
-                    if n == 4:
-                        self.surrounded.add(q)
-                open_[q] = constraint
-                group = by_constraint.get(constraint)
-                if group is None:
-                    by_constraint[constraint] = {q}
-                else:
-                    group.add(q)
+                self._set_open(q, open_.get(q, 0) | (codes[edge] << (EDGE_BITS * ((edge + 2) & 3))))
+                n = sides[q] = sides.get(q, 0) + 1
+                if n == 4:
+                    self.surrounded.add(q)
             else:
                 self._join(placed, other, edge)
 
