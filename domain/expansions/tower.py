@@ -12,6 +12,7 @@ from domain.commands import Command
 from domain.errors import RuleViolation
 from domain.events import Event
 from domain.expansions.builders import PART_KIND as BUILDER_PART
+from domain.expansions.portal_princess import MUST as PRINCESS_STEP
 from domain.geometry import Pos
 from domain.moves import Decision, legal_deployments
 from domain.part import Part, ext
@@ -166,11 +167,6 @@ def _ransom_refused(state: GameState) -> str | None:
 def _exchangeable(own: Towers, capturer: int, owner: int) -> list[str]:
     """Kinds of the capturer's followers the captured follower's owner holds (R-TOWER-6)."""
     return sorted({figure for held, figure in own.prisoners[owner] if held == capturer})
-
-
-# The decision step of V-PRINCESS-MUST (domain.expansions.portal_princess), during which a ransom
-# may still be paid.
-PRINCESS_STEP: Final = "princess"
 
 
 def _ransoms(state: GameState) -> list[Command]:
