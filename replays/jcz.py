@@ -118,14 +118,12 @@ JCZ_RULE_SWITCHES: dict[tuple[str, Any], dict[str, Any]] = {
     ("barn-placement", "not-occupied"): {"barn_occupied": False},
     ("barn-placement", "occupied"): {"barn_occupied": True},  # V-BARN-OCCUPIED
 }
-# The value JCloisterZone plays when a save leaves a rule out: an export leaves these out too.
+# The value JCloisterZone plays when a save leaves a rule out (the one that sets our defaults): an
+# export leaves these out too.
 JCZ_RULE_DEFAULTS: dict[str, Any] = {
-    "tiny-city-scoring": "4",
-    "princess-action": "may",
-    "fairy-placement": "next-follower",
-    "dragon-move": "before-scoring",
-    "wagon-move": "C2",
-    "barn-placement": "not-occupied",
+    name: value
+    for (name, value), switches in JCZ_RULE_SWITCHES.items()
+    if all(getattr(RuleSet(), field) == on for field, on in switches.items())
 }
 # Half-edges: JCloisterZone names each edge's halves left/right as seen from the tile centre.
 JCZ_HALVES = {"NL": "Nw", "NR": "Ne", "EL": "En", "ER": "Es", "SL": "Se", "SR": "Sw", "WL": "Ws", "WR": "Wn"}
