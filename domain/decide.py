@@ -55,9 +55,10 @@ def _command_owner(command: Command) -> Part | None:
     return _COMMAND_OWNERS.get(type(command))
 
 
-_COMMAND_OWNERS: dict[type[Command], Part] = {}
-for _part in reversed(PARTS):  # the first part in the registry's order that owns a command wins
-    _COMMAND_OWNERS.update(dict.fromkeys(_part.command_steps, _part))
+# Each command's part: the first in the registry's order that owns it (later entries win, so reversed).
+_COMMAND_OWNERS: dict[type[Command], Part] = {
+    command: part for part in reversed(PARTS) for command in part.command_steps
+}
 
 
 def _check_turn(state: GameState, player: int, command: Command) -> tuple[str, Part | None]:
