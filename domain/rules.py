@@ -155,6 +155,15 @@ VARIANTS: Final[dict[str, str]] = {
 # The part (`domain.expansions.PARTS`) a variant changes the play of: with that part out of the
 # game, flipping it changes nothing, and the audit may leave it out.
 VARIANT_PARTS: Final[dict[str, str]] = {
+    "V-CASTLE-ENDS": "castles",
+    "V-CASTLE-SAME-TURN": "castles",
+    "V-BAZAAR-NOCREDIT": "bazaars",
+    "V-BAZAAR-NOAUCTION": "bazaars",
+    "V-BAZAAR-ZEROSCORES": "bazaars",
+    "JCZ-BAZAAR-CHOOSER": "bazaars",
+    "JCZ-BRIDGE-PLACED-TILE": "bridges",
+    "JCZ-BUILDER-COMPLETED": "builders",
+    "JCZ-TOWER-RANSOM": "tower",
     "V-PRINCESS-MUST": "princess",
     "V-FAIRY-ON-TILE": "fairy",
     "V-DRAGON-AFTER-SCORING": "dragon",
@@ -169,16 +178,20 @@ def audit_variants(rules: RuleSet, parts: Collection[str] | None = None) -> dict
     """Every other reading a recorded game can be re-checked under, by name; given the parts in
     play (`parts`), the variants of parts out of the game are left out."""
     found: dict[str, RuleSet] = {}
-    for order in ORDERS:
-        if order != rules.order:
-            found[ORDER_VARIANTS[order]] = msgspec.structs.replace(rules, order=order)
+    if parts is None or "orderings" in parts:  # the orders rank the steps of bcb's and tb's parts
+        for order in ORDERS:
+            if order != rules.order:
+                found[ORDER_VARIANTS[order]] = msgspec.structs.replace(rules, order=order)
     for name, field in VARIANTS.items():
         if parts is not None and VARIANT_PARTS.get(name, "") not in (*parts, ""):
             continue
         flipped = not getattr(rules, field)
         found[f"{name}={'on' if flipped else 'off'}"] = msgspec.structs.replace(rules, **{field: flipped})
-    other_value = 3 if rules.castle_farm_value != 3 else 4
-    found[f"castle-farm-value={other_value}"] = msgspec.structs.replace(rules, castle_farm_value=other_value)
+    if parts is None or "castles" in parts:
+        other_value = 3 if rules.castle_farm_value != 3 else 4
+        found[f"castle-farm-value={other_value}"] = msgspec.structs.replace(
+            rules, castle_farm_value=other_value
+        )
     found[f"farmers={'off' if rules.farmers else 'on'}"] = msgspec.structs.replace(
         rules, farmers=not rules.farmers
     )

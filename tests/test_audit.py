@@ -167,3 +167,15 @@ def test_V_ORDER_HIG_a_game_legal_only_under_it_is_refused_by_the_other_ordering
         assert error is not None, name
         assert (error.index, error.rule, error.event) == (index, rule, events[index]), name
         assert verdicts[name].state.version == index  # replayed up to the refused event
+
+
+def test_audit_leaves_out_the_readings_of_sets_not_in_the_game() -> None:
+    """A base game is re-checked only under readings that can change it (tiny cities, farmers);
+    a game with bridges, castles and bazaars also under theirs and under every order."""
+    base = audit(play_bot_game(2, 3).collect_events())
+    assert set(base) == {"recorded", "V-TINY-CITY=on", "farmers=off"}
+    bcb = set(audit(play_bot_game(2, 3, expansions=("base", "bcb")).collect_events()))
+    readings = {name.partition("=")[0] for name in bcb}
+    assert {"V-CASTLE-ENDS", "V-BAZAAR-NOAUCTION", "JCZ-BRIDGE-PLACED-TILE", "castle-farm-value"} <= readings
+    assert "V-ORDER-HIG" in readings or "V-ORDER-JCZ" in readings
+    assert not any(name.startswith(("JCZ-BUILDER", "JCZ-TOWER", "V-PRINCESS")) for name in bcb)
