@@ -6,6 +6,8 @@ import random
 from collections.abc import Sequence
 from uuid import UUID
 
+from mypy_extensions import mypyc_attr
+
 from domain.aggregate import Game
 from domain.commands import Command, Deploy, Pass
 from domain.defaults import DEFAULT_NAMES
@@ -17,6 +19,7 @@ from domain.state import GameState
 from domain.tiles import draw_pile
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # tests subclass it
 class RandomBot:
     """Random legal decisions: deploys with probability `deploy_rate`, bids a little, sometimes.
 

@@ -24,10 +24,11 @@ class Decision(NamedTuple):
 def expected_step(state: GameState) -> Decision | None:
     """The decision the game waits for, or None when the engine moves on by itself."""
     memo = state.memo
-    found: Decision | None = memo.get("step", UNSET)
+    found = memo.get("step", UNSET)
     if found is UNSET:
         found = memo["step"] = _expected_step(state)
-    return found
+    decision: Decision | None = found  # typed after the test: compiled code checks the type
+    return decision
 
 
 def _expected_step(state: GameState) -> Decision | None:

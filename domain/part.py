@@ -24,6 +24,8 @@ import functools
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
+from mypy_extensions import mypyc_attr
+
 if TYPE_CHECKING:
     from domain.agenda import Entry
     from domain.board import PlacedTile
@@ -48,6 +50,9 @@ class FigureKind(NamedTuple):
     occupies: bool = False  # no follower, but it keeps followers off its feature
 
 
+# Compiled with the core (Makefile, COMPILED), while the sets' parts stay plain Python: their
+# modules define msgspec structs, which mypyc does not build faithfully.
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Part:
     name: ClassVar[str] = ""
     events: ClassVar[tuple[type[Event], ...]] = ()

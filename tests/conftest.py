@@ -15,7 +15,16 @@ from uuid import uuid4
 import psycopg
 import pytest
 
+from tests.compiled import stale_extensions
 from tests.reference import in_ci
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Refuse to test code other than the sources: an extension older than its source shadows it."""
+    stale = stale_extensions()
+    if stale:
+        pytest.exit(f"compiled modules older than their source: {', '.join(stale)}; run `make compile`", 2)
+
 
 POSTGRES_URL = os.environ.get("CARC_TEST_POSTGRES", "postgresql://postgres@127.0.0.1:5432/test")
 
