@@ -124,6 +124,12 @@ class RuleSet(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=T
     running into it on one tile, an abbey closing it), not to any on the nine tiles around
     (R-AM-5); JCloisterZone's `wagon-move` = C1."""
 
+    abbey_end_rounds: bool = False
+    """JCZ-ABBEY-END-ROUNDS: at the game's end the asking goes on from the player after the last
+    one asked and stops at the player of the last turn only when they hold no abbey: while they
+    hold one, everyone holding one is asked again, round after round. Off: each holder is asked
+    once (R-AM-2)."""
+
     barn_occupied: bool = False
     """V-BARN-OCCUPIED: a barn may go on a field that already has a barn (R-AM-6 forbids it);
     JCloisterZone's `barn-placement` = occupied."""
@@ -149,6 +155,7 @@ VARIANTS: Final[dict[str, str]] = {
     "JCZ-TOWER-RANSOM": "ransom_alone",
     "JCZ-TOWER-RANSOM-LIMITS": "ransom_limited",
     "JCZ-CASTLE-OFFER": "castle_turn_order",
+    "JCZ-ABBEY-END-ROUNDS": "abbey_end_rounds",
 }
 
 
@@ -171,6 +178,7 @@ VARIANT_PARTS: Final[dict[str, str]] = {
     "V-BARN-OCCUPIED": "barn",
     "JCZ-TOWER-RANSOM-LIMITS": "tower",
     "JCZ-CASTLE-OFFER": "castles",
+    "JCZ-ABBEY-END-ROUNDS": "abbey",
 }
 
 

@@ -77,6 +77,7 @@ _NO_INCOMPLETE = frozenset(
     }
 )
 _EMPTY = ".empty"
+_TINY = ".tiny"
 # Our phases -> JCloisterZone's phase names, for `phase is …` assertions.
 _PHASE_NAMES = {Phase.PLACE: "TilePhase", Phase.ACTION: "ActionPhase", Phase.OVER: "GameOverPhase"}
 
@@ -157,7 +158,8 @@ def jcz_paths(paths: Iterable[str | Path]) -> list[Path]:
 def score_name(award: Award) -> str:
     """JCloisterZone's name for the points event an award corresponds to."""
     if award.category.endswith(_EMPTY):  # followers of no strength: never "incomplete"
-        return _SCORE_NAMES[award.category.removesuffix(_EMPTY)] + _EMPTY
+        # named after the kind of feature alone: a tiny city's too (V-TINY-CITY)
+        return _SCORE_NAMES[award.category.removesuffix(_EMPTY).removesuffix(_TINY)] + _EMPTY
     name = _SCORE_NAMES[award.category]
     return f"{name}.incomplete" if award.final and award.category not in _NO_INCOMPLETE else name
 

@@ -67,7 +67,9 @@ JCZ_EXPANSIONS: dict[str, tuple[str, frozenset[str]]] = {
     "pd": ("princess-and-dragon", frozenset({"dragon", "fairy", "princess", "portal"})),
 }
 # The setup element that switches each of our parts on; a part of a set in play whose element
-# the save leaves out is played without (RuleSet.without), as JCloisterZone does.
+# the save leaves out is played without (RuleSet.without), as JCloisterZone does. JCloisterZone
+# asks only whether the key is there (its client deletes a switched-off element): `"inn": false`
+# still plays inns, and a figure counted 0 is a part in play without figures.
 PART_ELEMENTS: dict[str, str] = {
     "bridges": "bridge",
     "castles": "castle",
@@ -86,6 +88,7 @@ PART_ELEMENTS: dict[str, str] = {
     "dragon": "dragon",
     "princess": "princess",
     "portal": "portal",
+    "tower": "tower",
 }
 # The expansions whose saves we import; a save needing anything else is refused or reported
 # "unsupported".
@@ -102,6 +105,7 @@ JCZ_READING: dict[str, Any] = {
     "ransom_alone": False,
     "ransom_limited": True,
     "castle_turn_order": True,
+    "abbey_end_rounds": True,
 }
 # JCloisterZone's setup rules we play, by (name, value): the rule-set switches each sets.
 JCZ_RULE_SWITCHES: dict[tuple[str, Any], dict[str, Any]] = {
@@ -415,7 +419,8 @@ def jcz_rules(save: JczSave) -> RuleSet:
     return msgspec.convert(
         {
             "followers": elements.get("small-follower", 7),
-            "farmers": bool(elements.get("farmers", True)),
+            # Like any element, on when named at all (4.x saves name none: farmers on).
+            "farmers": "farmers" in elements or not elements,
             "builders": elements.get("builder", 1),
             "pigs": elements.get("pig", 1),
             "big_followers": elements.get("big-follower", 1),
@@ -440,7 +445,9 @@ def _parts_left_out(save: JczSave) -> tuple[str, ...]:
     in_play = {name for code in expansions_of(save) for name in SETS.get(code, ())}
     return tuple(
         sorted(
-            part for part, element in PART_ELEMENTS.items() if part in in_play and not elements.get(element)
+            part
+            for part, element in PART_ELEMENTS.items()
+            if part in in_play and elements.get(element) is None
         )
     )
 

@@ -27,6 +27,8 @@ from collections import Counter
 from collections.abc import Iterator, Sequence
 from typing import Final, Literal
 
+from mypy_extensions import mypyc_attr
+
 from domain.tiles import TILES
 from replays.jcz import SET_CODES, JczDraw, JczError, JczMessage, JczRefused, JczSave, set_name
 
@@ -287,6 +289,7 @@ class DrawPlan:
         self.order = tuple(order)
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # tests subclass it
 class DrawWalk:
     """JCloisterZone's turn structure, as far as it decides when tiles are drawn.
 
@@ -314,6 +317,8 @@ class DrawWalk:
         )  # 4.x: no elements
         self.second_part = False
         self.pending_bazaar = False
+        # Without the element no auction is held, and no tiles are drawn for one.
+        self.bazaars = save.setup.elements.get("bazaar") is not None or not save.setup.elements
         self.supply: list[tuple[str, int]] | None = None  # (tile, owner); exists from auction to round end
         self.supply_tiles: list[str] = []
         self.auction: _Auction | None = None
@@ -416,7 +421,7 @@ class DrawWalk:
         self.held = None
         if "volcano" in TILES[tile_id].tags:
             self.drawer.pack.activate("dragon")  # dragon tiles may be drawn from now on
-        if "bazaar" in TILES[tile_id].tags and self.supply is None:
+        if self.bazaars and "bazaar" in TILES[tile_id].tags and self.supply is None:
             self.pending_bazaar = True
 
     def committed(self, index: int) -> None:

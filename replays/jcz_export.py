@@ -408,11 +408,14 @@ def jcz_setup(started: ev.GameStarted) -> dict[str, Any]:
     if missing:
         raise JczExportError(f"JCloisterZone saves of {', '.join(missing)} are not supported")
     rules = started.rules
-    elements: dict[str, Any] = {"small-follower": rules.followers, "farmers": rules.farmers}
+    # JCloisterZone plays with farmers whenever the key is there, whatever its value.
+    elements: dict[str, Any] = {"small-follower": rules.followers}
+    if rules.farmers:
+        elements["farmers"] = True
     for code in started.expansions:
         for element in sorted(JCZ_EXPANSIONS[code][1]):
             part = next((p for p, e in PART_ELEMENTS.items() if e == element), None)
-            if (part is not None and part in rules.without) or element in elements:
+            if (part is not None and part in rules.without) or element in ("small-follower", "farmers"):
                 continue
             if element in _COUNTED:
                 elements[element] = getattr(rules, _COUNTED[element])

@@ -26,9 +26,9 @@ ANN, BOB = 0, 1
 RING = [(1, 0, 0), (1, -1, 0), (1, -2, 0), (0, -2, 0), (-1, -2, 0), (-1, -1, 0)]
 
 
-def ringed(extra: int = 2) -> Game:
+def ringed(extra: int = 2, rules: RuleSet | None = None) -> Game:
     pile = ["BA/RFr", "BA/L", "BA/L", "BA/L", "BA/L", "BA/L", *["BA/L"] * extra]
-    game = Game.start(("Ann", "Bob"), pile, expansions=("base", "am"))
+    game = Game.start(("Ann", "Bob"), pile, expansions=("base", "am"), rules=rules)
     for x, y, rotation in RING:
         player = game.state.current
         if expected_step(game.state) == Decision("abbey", player):
@@ -93,6 +93,36 @@ def test_R_AM_2_at_the_end_those_holding_their_abbey_may_place_it() -> None:
     assert game.state.over
     assert any(isinstance(e, ev.TilePlaced) and e.tile == ab.TILE for e in game.pending)
     replay(game.pending)
+
+
+def test_R_AM_2_at_the_end_each_holder_is_asked_once() -> None:
+    game = ringed(extra=0)
+    game.execute(ANN, Pass())
+    game.execute(BOB, Pass())
+    assert game.state.over
+
+
+def test_JCZ_ABBEY_END_ROUNDS_holders_are_asked_again_while_the_last_turns_player_holds_one() -> None:
+    game = ringed(extra=0, rules=RuleSet(abbey_end_rounds=True))
+    game.execute(ANN, Pass())
+    game.execute(BOB, Pass())  # Bob played the last turn and still holds his abbey: round again
+    assert expected_step(game.state) == Decision("abbey", ANN)
+    game.execute(ANN, Pass())
+    assert expected_step(game.state) == Decision("abbey", BOB)
+    game.execute(BOB, ab.PlaceAbbey(x=0, y=-1))
+    game.execute(BOB, Pass())
+    assert game.state.over  # the only hole is filled: nobody can be asked
+    replay(game.pending)
+
+
+def test_JCZ_ABBEY_END_ROUNDS_the_asking_stops_at_the_last_turns_player_without_an_abbey() -> None:
+    game = ringed(extra=1, rules=RuleSet(abbey_end_rounds=True))  # Ann plays the last turn
+    assert expected_step(game.state) == Decision("abbey", ANN)
+    game.execute(ANN, ab.PlaceAbbey(x=0, y=-1))  # her turn's tile: the BA/L stays on the pile
+    game.execute(ANN, Pass())
+    game.execute(BOB, PlaceTile(x=0, y=1, rotation=0))
+    game.execute(BOB, Pass())
+    assert game.state.pile_left == 0 and game.state.over  # no hole left for Bob's abbey
 
 
 def test_R_AM_3_the_abbey_is_a_cloister_surrounded_by_its_hole() -> None:

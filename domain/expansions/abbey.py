@@ -43,13 +43,14 @@ class PlaceAbbey(Command, frozen=True, kw_only=True):
 
 
 class Abbeys:
-    __slots__ = ("asked", "asked_part", "final", "held")
+    __slots__ = ("asked", "asked_part", "final", "held", "last_asked")
 
     def __init__(self, players: int) -> None:
         self.held = [True] * players  # R-AM-1: one abbey each, in hand
         self.asked = -1  # the turn after which the next player declined their abbey
         self.asked_part = -1  # the turn part after which a builder's player declined theirs
         self.final: set[int] = set()  # players who decided at the game's end
+        self.last_asked: int | None = None  # the last of them (JCZ-ABBEY-END-ROUNDS)
 
 
 def abbeys(state: GameState) -> Abbeys:
@@ -92,10 +93,29 @@ def _next_to_decide(state: GameState) -> int | None:
         if own.asked != state.turn and own.held[player] and holes(state):
             return player
         return None
+    if not holes(state):
+        return None
+    if state.rules.abbey_end_rounds:
+        return _asked_again(state, own, n)
     for k in range(1, n + 1):  # from the player after the last turn's, round the table
         player = (state.turn_player + k) % n
-        if player not in own.final and own.held[player] and holes(state):
+        if player not in own.final and own.held[player]:
             return player
+    return None
+
+
+def _asked_again(state: GameState, own: Abbeys, n: int) -> int | None:
+    """JCZ-ABBEY-END-ROUNDS: from the player after the last one asked (at first, after the last
+    turn's player) round the table, up to the last turn's player: passing them by ends the asking
+    only when they hold no abbey."""
+    end = state.turn_player
+    start = end if own.last_asked is None else own.last_asked
+    for k in range(1, n + 1):
+        player = (start + k) % n
+        if own.held[player]:
+            return player
+        if player == end:
+            return None
     return None
 
 
@@ -128,6 +148,7 @@ class AbbeyPart(Part):
             player = _next_to_decide(state)
             assert player is not None
             own.final.add(player)
+            own.last_asked = player
 
     def apply(self, state: GameState, event: Event) -> None:
         assert isinstance(event, AbbeyPlayed)
@@ -140,6 +161,7 @@ class AbbeyPart(Part):
             begin_turn(state, event.player, TILE, False)
         else:
             own.final.add(event.player)
+            own.last_asked = event.player
             begin_part(state, event.player, FINAL, TILE, False)
 
     def may_refuse(self, state: GameState, held: TileType) -> bool:

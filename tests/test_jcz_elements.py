@@ -1,0 +1,78 @@
+"""How a JCloisterZone save's setup elements switch rules on and off.
+
+JCloisterZone asks only whether an element is named (its client deletes the key of an element
+switched off): a save without `farmers` plays without farmers, `"inn": false` still plays inns,
+and the `tower` and `bazaar` elements switch their parts off, the bazaar's draws included.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from domain.aggregate import Game
+from domain.rules import RuleSet
+from domain.scoring import Award
+from replays.check import score_name
+from replays.jcz import JczRefused, jcz_rules
+from replays.jcz_draws import plan_draws
+from replays.jcz_export import jcz_setup
+from tests.jcz_saves import commit, decode, place, save
+
+BASE = {"small-follower": 7, "farmers": True}
+IC = {"basic:1": 1, "inns-and-cathedrals:1": 1}
+
+
+def _rules(elements: dict[str, Any], sets: dict[str, int] | None = None) -> RuleSet:
+    return jcz_rules(decode(save([], sets=sets, elements=elements)))
+
+
+@pytest.mark.parametrize(
+    ("elements", "farmers"),
+    [({"small-follower": 7}, False), (BASE, True), ({"small-follower": 7, "farmers": False}, True)],
+)
+def test_farmers_play_exactly_when_the_save_names_them(elements: dict[str, Any], farmers: bool) -> None:
+    assert _rules(elements).farmers is farmers
+
+
+def test_an_element_named_false_still_plays_its_part_and_one_left_out_does_not() -> None:
+    named = _rules({**BASE, "inn": False, "cathedral": True, "big-follower": 1}, IC)
+    assert "inns" not in named.without
+    left_out = _rules({**BASE, "cathedral": True, "big-follower": 1}, IC)
+    assert "inns" in left_out.without and "cathedrals" not in left_out.without
+
+
+def test_the_tower_element_switches_the_tower_part() -> None:
+    tower = {"basic:1": 1, "tower:1": 1}
+    assert "tower" not in _rules({**BASE, "tower": 1}, tower).without
+    assert "tower" in _rules(BASE, tower).without
+
+
+@pytest.mark.parametrize("bazaar", [True, False])
+def test_a_bazaar_tile_draws_a_supply_only_with_the_bazaar_element(bazaar: bool) -> None:
+    elements = {**BASE, "bridge": 3, "castle": 3, **({"bazaar": True} if bazaar else {})}
+    log = [place(0, "BB/F.b", 1, 0), commit(0), place(1, "BA/C", 2, 0), commit(1)]
+    sets = {"basic:1": 1, "bridges-castles-and-bazaars:1": 1}
+    document = save(log, ["BB/F.b", "BA/C", "BA/L"], sets=sets, elements=elements)
+    if bazaar:  # the draws wait for the auction, which this log does not hold
+        with pytest.raises(JczRefused):
+            plan_draws(decode(document))
+    else:
+        assert [d.kind for d in plan_draws(decode(document)).draws] == ["turn", "turn", "turn"]
+
+
+def test_a_tiny_city_held_by_no_strength_is_jczs_city_empty() -> None:
+    award = Award(
+        player=0, points=0, category="city.tiny.empty", rule="V-TINY-CITY", parts=(), feature=1, turn=3,
+        version=9,
+    )
+    assert score_name(award) == "city.empty"
+
+
+def test_an_export_without_farmers_leaves_the_element_out() -> None:
+    for farmers in (True, False):
+        game = Game.start(("Ann", "Bob"), ["BA/L"], rules=RuleSet(farmers=farmers))
+        started = game.collect_events()[0]
+        elements = jcz_setup(started)["elements"]  # type: ignore[arg-type]
+        assert ("farmers" in elements) is farmers
