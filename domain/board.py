@@ -135,7 +135,14 @@ class Board:
         return found
 
     def fits_somewhere(self, tile: TileType) -> bool:
-        return any(rotations_fitting(tile, c) for c in self.by_constraint)
+        get, key = FITS.get, tile.signature << 12  # the table first, as in `placements`
+        for constraint in self.by_constraint:
+            fits = get(key | constraint)
+            if fits is None:
+                fits = rotations_fitting(tile, constraint)
+            if fits:
+                return True
+        return False
 
     def place(self, tile: TileType, pos: Pos, rotation: int) -> PlacedTile:
         """Put a tile down and merge its segments into the features around it.
