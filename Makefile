@@ -19,7 +19,7 @@ $(VENV)/.installed: pyproject.toml
 # Python: they define msgspec structs, which mypyc does not build faithfully.
 COMPILED := domain/agenda.py domain/aggregate.py domain/board.py domain/bots.py domain/decide.py \
 	domain/features.py domain/geometry.py domain/moves.py domain/part.py domain/state.py \
-	domain/turns.py replays/jcz_draws.py
+	domain/turns.py replays/jcz.py replays/jcz_draws.py
 
 compile: $(VENV)/.compiled
 

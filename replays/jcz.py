@@ -7,7 +7,8 @@ are translated to our board-oriented segment names. 5.x saves are read as they a
 (the older schema of `reference/jcz/legacy-4x`) are converted to the same structures on reading.
 
 The reference games add a top-level ``oracle`` block (what JCloisterZone computed) and the
-engine's own fixtures a ``test`` block (assertion sentences); both are typed here.
+engine's own fixtures a ``test`` block (assertion sentences); both are typed in
+`replays.jcz_format`.
 
 Replaying drives a visitor, in the manner of python-chess's PGN reader: `placement` sees each
 tile-placement decision before it is made and `committed` each end of a turn part, so callers
@@ -23,11 +24,12 @@ from typing import Any
 from uuid import UUID
 
 import msgspec
+from mypy_extensions import mypyc_attr
 
 from domain.aggregate import Game
 from domain.catalogue import START_TILE
 from domain.commands import Command, Deploy, Pass, PlaceTile
-from domain.errors import RuleViolation, UserError
+from domain.errors import RuleViolation
 from domain.expansions import PARTS, SETS, start_tile_of
 from domain.expansions.abbey import PlaceAbbey
 from domain.expansions.barn import corner_field as barn_corner_field
@@ -53,6 +55,60 @@ from domain.moves import expected_step, feature_handle, may_pass
 from domain.rules import RuleSet
 from domain.state import GameState, feature_value
 from domain.tiles import TILES
+from replays.jcz_format import (
+    Jcz4Save as Jcz4Save,
+)
+from replays.jcz_format import (
+    Jcz4Setup as Jcz4Setup,
+)
+from replays.jcz_format import (
+    Jcz4Slot as Jcz4Slot,
+)
+from replays.jcz_format import (
+    JczAnnotations as JczAnnotations,
+)
+from replays.jcz_format import (
+    JczDecision as JczDecision,
+)
+from replays.jcz_format import (
+    JczDraw as JczDraw,
+)
+from replays.jcz_format import (
+    JczError as JczError,
+)
+from replays.jcz_format import (
+    JczMessage as JczMessage,
+)
+from replays.jcz_format import (
+    JczOracle as JczOracle,
+)
+from replays.jcz_format import (
+    JczPart as JczPart,
+)
+from replays.jcz_format import (
+    JczPlayer as JczPlayer,
+)
+from replays.jcz_format import (
+    JczPointer as JczPointer,
+)
+from replays.jcz_format import (
+    JczRefused as JczRefused,
+)
+from replays.jcz_format import (
+    JczSave as JczSave,
+)
+from replays.jcz_format import (
+    JczScore as JczScore,
+)
+from replays.jcz_format import (
+    JczSetup as JczSetup,
+)
+from replays.jcz_format import (
+    JczStart as JczStart,
+)
+from replays.jcz_format import (
+    JczTest as JczTest,
+)
 
 # Our expansion codes -> the JCloisterZone tile set and the setup elements each one brings.
 JCZ_EXPANSIONS: dict[str, tuple[str, frozenset[str]]] = {
@@ -122,6 +178,15 @@ JCZ_RULE_SWITCHES: dict[tuple[str, Any], dict[str, Any]] = {
     ("barn-placement", "not-occupied"): {"barn_occupied": False},
     ("barn-placement", "occupied"): {"barn_occupied": True},  # V-BARN-OCCUPIED
 }
+
+
+def rule_switches(name: str, value: Any) -> dict[str, Any]:
+    """The rule-set switches a save's setup rule sets; none for a rule we do not play."""
+    if not isinstance(value, str | int | float | bool | None):  # a list or an object: no value of any rule
+        return {}
+    return JCZ_RULE_SWITCHES.get((name, value), {})
+
+
 # The value JCloisterZone plays when a save leaves a rule out (the one that sets our defaults): an
 # export leaves these out too.
 JCZ_RULE_DEFAULTS: dict[str, Any] = {
@@ -131,10 +196,6 @@ JCZ_RULE_DEFAULTS: dict[str, Any] = {
 }
 # Half-edges: JCloisterZone names each edge's halves left/right as seen from the tile centre.
 JCZ_HALVES = {"NL": "Nw", "NR": "Ne", "EL": "En", "ER": "Es", "SL": "Se", "SR": "Sw", "WL": "Ws", "WR": "Wn"}
-
-
-class JczError(UserError):
-    """A save we cannot read or replay."""
 
 
 # What a message whose payload has the wrong shape (a field missing, a list where a number is
@@ -149,133 +210,6 @@ def malformed_save(path: str | Path) -> Iterator[None]:
         yield
     except MALFORMED as e:
         raise JczError(f"{path}: a message is malformed ({type(e).__name__}: {e})") from None
-
-
-class JczRefused(JczError):
-    """A message of the save that our rules (or JCZ's draws as we reproduce them) do not allow."""
-
-    def __init__(self, message: str, index: int) -> None:
-        super().__init__(message)
-        self.index = index
-
-
-# ---------------------------------------------------------------- the 5.x format
-
-
-class JczPointer(msgspec.Struct, frozen=True):
-    position: tuple[int, int]
-    location: str
-    feature: str = ""  # 4.x pointers do not name the feature
-
-
-class JczMessage(msgspec.Struct, frozen=True):
-    type: str
-    payload: dict[str, Any] = {}
-    player: int | None = None  # 4.x messages do not say who sent them
-
-
-class JczStart(msgspec.Struct, frozen=True):
-    tile: str
-    x: int
-    y: int
-    rotation: int
-
-
-class JczSetup(msgspec.Struct, frozen=True):
-    sets: dict[str, int]
-    elements: dict[str, Any] = {}
-    rules: dict[str, Any] = {}
-    start: tuple[JczStart, ...] = ()
-
-
-class JczPlayer(msgspec.Struct, frozen=True):
-    name: str
-    slot: int
-
-
-class JczAnnotations(msgspec.Struct, frozen=True):
-    drawOrder: tuple[str, ...] | None = None
-    endTurn: int | None = None  # the pack counts as empty after this many draws
-
-
-class JczTest(msgspec.Struct, frozen=True):
-    """The engine fixtures' own expectations: sentences in the four patterns of INDEX.md."""
-
-    description: str = ""
-    assertions: tuple[str, ...] = ()
-
-
-class JczScore(msgspec.Struct, frozen=True):
-    player: int
-    points: int
-    name: str  # e.g. city, road.incomplete, monastery, field, castle, trade-goods
-
-
-class JczPart(msgspec.Struct, frozen=True):
-    """One turn part of the oracle's score history (or the final scoring)."""
-
-    turn: int = 0
-    player: int = -1
-    secondPart: bool = False
-    finalScoring: bool = False
-    scores: tuple[JczScore, ...] = ()
-    tiles: tuple[str, ...] | None = None  # the tiles placed in it, where the recorder lists them
-
-
-class JczDecision(msgspec.Struct, frozen=True):
-    index: int  # the replay message that answered it
-    player: int
-    tile: str
-    placements: tuple[tuple[int, int, int], ...]
-    passed: bool = False
-
-
-class JczDraw(msgspec.Struct, frozen=True):
-    """A tile JCloisterZone took out of its pack: why (`kind`) and which message made it."""
-
-    tile: str
-    kind: str = msgspec.field(name="for")  # turn, builder, bazaar or redraw
-    after: int  # index of the message whose processing drew it, -1 for the game setup
-
-
-class JczOracle(msgspec.Struct, frozen=True):
-    final_points: tuple[int, ...]
-    score_history: tuple[JczPart, ...] = ()
-    decisions: tuple[JczDecision, ...] = ()
-    natural: bool = False
-    draws: tuple[JczDraw, ...] | None = None
-
-
-class JczSave(msgspec.Struct, frozen=True):
-    setup: JczSetup
-    players: tuple[JczPlayer, ...]
-    replay: tuple[JczMessage, ...]
-    appVersion: str = ""
-    gameId: str = ""
-    initialRandom: float = 0.0
-    gameAnnotations: JczAnnotations | None = None
-    test: JczTest | None = None
-    oracle: JczOracle | None = None
-
-
-# ---------------------------------------------------------------- the 4.x format
-
-
-class Jcz4Slot(msgspec.Struct, frozen=True):
-    number: int
-    nickname: str
-
-
-class Jcz4Setup(msgspec.Struct, frozen=True):
-    expansions: dict[str, int]
-    rules: dict[str, Any] = {}
-
-
-class Jcz4Save(msgspec.Struct, frozen=True):
-    slots: tuple[Jcz4Slot, ...]
-    setup: Jcz4Setup
-    replay: tuple[JczMessage, ...]
-    annotations: dict[str, Any] = {}
 
 
 # 4.x expansion names -> 5.x set ids; others are lower-cased, and `unsupported` names them.
@@ -401,7 +335,7 @@ def unsupported(save: JczSave) -> str | None:
     missing += [
         f"rule {name}={value}"
         for name, value in setup.rules.items()
-        if (name, value) not in JCZ_RULE_SWITCHES
+        if not rule_switches(name, value)
     ]
     if not 1 <= len(save.players) <= 6:
         missing.append(f"{len(save.players)} player(s) (1 to 6 supported)")
@@ -429,7 +363,7 @@ def jcz_rules(save: JczSave) -> RuleSet:
             "barns": elements.get("barn", 1),
             "without": _parts_left_out(save),
             "solo": len(save.players) == 1,  # JCZ's rule tests play alone
-            **{k: v for rule in save.setup.rules.items() for k, v in JCZ_RULE_SWITCHES.get(rule, {}).items()},
+            **{k: v for rule in save.setup.rules.items() for k, v in rule_switches(*rule).items()},
             **switches,
         },
         RuleSet,
@@ -474,6 +408,7 @@ def location_name(pointer: JczPointer) -> str:
 # ---------------------------------------------------------------- replaying
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # callers subclass it
 class ReplayVisitor:
     """Hooks `replay_jcz` calls; they do nothing unless overridden."""
 

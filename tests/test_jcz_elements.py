@@ -15,7 +15,7 @@ from domain.aggregate import Game
 from domain.rules import RuleSet
 from domain.scoring import Award
 from replays.check import score_name
-from replays.jcz import JczRefused, jcz_rules
+from replays.jcz import JczRefused, jcz_rules, unsupported
 from replays.jcz_draws import plan_draws
 from replays.jcz_export import jcz_setup
 from tests.jcz_saves import commit, decode, place, save
@@ -76,3 +76,8 @@ def test_an_export_without_farmers_leaves_the_element_out() -> None:
         started = game.collect_events()[0]
         elements = jcz_setup(started)["elements"]  # type: ignore[arg-type]
         assert ("farmers" in elements) is farmers
+
+
+def test_a_setup_rule_holding_a_list_is_named_unsupported_not_a_crash() -> None:
+    document = save([], rules={"x": [1], "princess-action": {"y": 2}})
+    assert unsupported(decode(document)) == "rule x=[1], rule princess-action={'y': 2}"
