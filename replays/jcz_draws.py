@@ -356,8 +356,8 @@ class DrawWalk:
                 self.held = None
                 self.owed, self.owed_after = kind, after
                 return
-            if self.supply is None:
-                self.held = None  # the pack is empty: the game ends
+            if not self.supply:
+                self.held = None  # the pack is empty, and no bazaar tile is left: the game ends
                 return
             player = self.current = (player + 1) % self.players
         raise JczRefused(f"message {after}: bazaar tiles are owed but nobody can take one", after)

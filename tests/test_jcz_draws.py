@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from replays.jcz import JczDraw, JczRefused
-from replays.jcz_draws import JczDrawer, JczRandom, jcz_pack, plan_draws
+from replays.jcz_draws import DrawWalk, JczDrawer, JczRandom, jcz_pack, plan_draws
 from tests.jcz_saves import TWO_TURNS, commit, decode, pass_, place, save
 
 
@@ -97,3 +97,11 @@ def test_a_tile_the_draws_cannot_give_is_refused() -> None:
     document = save([place(0, "BA/RRR", 0, 1)], ["BA/RFr"], end_turn=1)
     with pytest.raises(JczRefused, match="places BA/RRR, but JCloisterZone's draws give"):
         plan_draws(decode(document))
+
+
+def test_an_empty_pack_with_no_bazaar_tile_left_ends_the_game() -> None:
+    """A bazaar round the pack ran out in, its last tile placed: nobody is owed one, the game ends."""
+    walk = DrawWalk(decode(save([], ["BA/L"], end_turn=0)))
+    walk.supply = []
+    walk.tile_step(1, "turn", 5)
+    assert walk.held is None and walk.owed is None

@@ -73,6 +73,8 @@ def _builder_offer(state: GameState) -> int | None:
     if due is None:
         return None
     own = abbeys(state)
+    if state.pile_left == 0 and own.final:
+        return None  # the end's asking has begun: no builder's part comes back
     if own.asked_part != state.part_count and own.held[due.player] and holes(state):
         return due.player
     return None
