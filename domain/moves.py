@@ -170,18 +170,24 @@ def unoccupied_locations(state: GameState) -> list[str]:
 
 def own_follower_locations(state: GameState, figure: str, kinds: tuple[Kind, ...]) -> list[str]:
     """Locations of the tile just placed, of these kinds, whose feature holds a follower of the
-    current player, if that player still has a `figure` in supply (a figure that goes beside one's
-    own follower)."""
+    current player and none of their `figure`s yet, if that player still has one in supply (a
+    figure that goes beside one's own follower; with two of them, as JCloisterZone rules, never
+    both on one feature)."""
     placed = state.placed
     me = state.current
     if placed is None or state.ext["figures"][figure][me] == 0:
         return []
     graph = state.board.graph
-    return [
-        name
-        for name, sid, kind in placed.locations()
-        if kind in kinds and any(p == me for p, _, _ in graph.feature(sid).followers())
-    ]
+    found = []
+    for name, sid, kind in placed.locations():
+        if kind not in kinds:
+            continue
+        feature = graph.feature(sid)
+        if any(p == me for p, _, _ in feature.followers()) and not any(
+            p == me and k == figure for p, _, k in feature.figures
+        ):
+            found.append(name)
+    return found
 
 
 def remote_deployments(state: GameState, figure: str) -> list[tuple[int, int, str]]:

@@ -337,6 +337,9 @@ def unsupported(save: JczSave) -> str | None:
         for name, value in setup.rules.items()
         if not rule_switches(name, value)
     ]
+    if "river" in needs and setup.elements and "river" not in setup.elements:
+        # JCloisterZone then shuffles the river into the pile, unchecked (its engine can fail on it)
+        missing.append("river tiles without the river element")
     if not 1 <= len(save.players) <= 6:
         missing.append(f"{len(save.players)} player(s) (1 to 6 supported)")
     start = start_tile_of(tuple(c for c in expansions_of(save) if c in SETS))

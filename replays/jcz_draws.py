@@ -163,7 +163,8 @@ def _pack(save: JczSave) -> JczPack:
             counts[tile_id] = min(counts[tile_id], 1)
     for start in save.setup.start:
         counts[start.tile] -= 1
-    return JczPack(list(counts.elements()), dragons_wait=bool(save.setup.elements.get("dragon")))
+    dragons_wait = save.setup.elements.get("dragon") is not None  # named: in play, even counted 0
+    return JczPack(list(counts.elements()), dragons_wait=dragons_wait)
 
 
 class JczDrawer:

@@ -16,7 +16,7 @@ from domain.rules import RuleSet
 from domain.scoring import Award
 from replays.check import score_name
 from replays.jcz import JczRefused, jcz_rules, unsupported
-from replays.jcz_draws import plan_draws
+from replays.jcz_draws import _pack, plan_draws
 from replays.jcz_export import jcz_setup
 from tests.jcz_saves import commit, decode, place, save
 
@@ -81,3 +81,19 @@ def test_an_export_without_farmers_leaves_the_element_out() -> None:
 def test_a_setup_rule_holding_a_list_is_named_unsupported_not_a_crash() -> None:
     document = save([], rules={"x": [1], "princess-action": {"y": 2}})
     assert unsupported(decode(document)) == "rule x=[1], rule princess-action={'y': 2}"
+
+
+@pytest.mark.parametrize(("dragon", "wait"), [({"dragon": 1}, True), ({"dragon": 0}, True), ({}, False)])
+def test_dragon_tiles_wait_for_a_volcano_when_the_dragon_is_named(dragon: dict[str, int], wait: bool) -> None:
+    pd = {"basic:1": 1, "princess-and-dragon:1": 1}
+    pack = _pack(decode(save([], sets=pd, elements={**BASE, **dragon})))
+    assert ("dragon" in pack.groups and "dragon" not in pack.active) is wait
+
+
+def test_river_tiles_without_the_river_element_are_unsupported() -> None:
+    start = ({"tile": "RI/s", "x": 0, "y": 0, "rotation": 0},)
+    river = {"basic:1": 1, "river/1:1": 1}
+    assert unsupported(decode(save([], sets=river, elements={**BASE, "river": True}, start=start))) is None
+    assert unsupported(decode(save([], sets=river, elements=BASE, start=start))) == (
+        "river tiles without the river element"
+    )

@@ -236,6 +236,24 @@ def test_R_TB_5_pig_only_on_a_field_holding_the_players_farmer() -> None:
     assert in_supply(game.state, "pig") == [0, 1] and game.state.supply[ANN] == 6
 
 
+def test_R_TB_5b_never_two_of_a_players_pigs_on_one_field() -> None:
+    """With two pigs each (a JCloisterZone setup), the second never joins the first: JCZ's rule."""
+    game = start(["BA/C", L, L, L, L, L], rules=RuleSet(pigs=2))
+    game.execute(ANN, PlaceTile(x=0, y=-1, rotation=180))
+    game.execute(ANN, Deploy(location=CAP_FIELD))
+    game.execute(BOB, PlaceTile(x=1, y=-1, rotation=0))
+    game.execute(BOB, Pass())
+    game.execute(ANN, PlaceTile(x=-1, y=-1, rotation=0))
+    game.execute(ANN, Deploy(location="Nw+Ne+En+Es+Se+Sw+Ws+Wn", figure="pig"))
+    game.execute(BOB, PlaceTile(x=2, y=-1, rotation=0))
+    game.execute(BOB, Pass())
+    game.execute(ANN, PlaceTile(x=-2, y=-1, rotation=0))  # the same field again
+    assert legal_deployments(game.state, "pig") == []
+    with pytest.raises(RuleViolation):
+        game.execute(ANN, Deploy(location="Nw+Ne+En+Es+Se+Sw+Ws+Wn", figure="pig"))
+    assert in_supply(game.state, "pig") == [1, 2]
+
+
 def test_R_TB_6_farm_with_the_pig_scores_4_per_city() -> None:
     game = play(
         start(["BA/C", L, L]),
