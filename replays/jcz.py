@@ -475,6 +475,12 @@ def replay_jcz(
         try:
             decision = expected_step(state)
             seat = state.current if decision is None else decision.player
+            if message.player is not None and message.player != seat:  # 4.x messages name nobody
+                raise JczRefused(
+                    f"message {index} ({message.type}) is player {message.player}'s, but our rules "
+                    f"wait for player {seat}",
+                    index,
+                )
             game.execute(seat, command)
         except RuleViolation as e:
             raise JczRefused(f"message {index} ({message.type}) refused: {e}", index) from e

@@ -15,7 +15,7 @@ from domain.aggregate import Game
 from domain.rules import RuleSet
 from domain.scoring import Award
 from replays.check import score_name
-from replays.jcz import JczRefused, jcz_rules, unsupported
+from replays.jcz import JczRefused, jcz_rules, replay_jcz, unsupported
 from replays.jcz_draws import _pack, plan_draws
 from replays.jcz_export import jcz_setup
 from tests.jcz_saves import commit, decode, place, save
@@ -97,3 +97,9 @@ def test_river_tiles_without_the_river_element_are_unsupported() -> None:
     assert unsupported(decode(save([], sets=river, elements=BASE, start=start))) == (
         "river tiles without the river element"
     )
+
+
+def test_a_message_sent_by_another_player_than_our_rules_wait_for_is_refused() -> None:
+    document = decode(save([place(1, "BA/RFr", 1, 0), commit(1)], ["BA/RFr", "BA/L"]))
+    with pytest.raises(JczRefused, match="is player 1's, but our rules wait for player 0"):
+        replay_jcz(document, ["BA/RFr", "BA/L"])
