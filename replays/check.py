@@ -23,7 +23,7 @@ from domain.aggregate import Game
 from domain.commands import Pass
 from domain.expansions.abbey import TILE as ABBEY
 from domain.expansions.abbey import PlaceAbbey
-from domain.moves import legal_commands, legal_placements
+from domain.moves import expected_step, legal_commands, legal_placements
 from domain.scoring import Award
 from domain.state import GameState, Phase
 from replays.jcz import (
@@ -203,8 +203,24 @@ class _Checker(ReplayVisitor):
     def placement(self, index: int, state: GameState) -> None:
         if self.oracle is None:
             return
-        held = state.tile.id if state.tile is not None else ABBEY
         decision = self.decisions.pop(index, None)
+        if state.tile is not None:
+            held = state.tile.id
+        else:
+            waiting = expected_step(state)
+            if waiting is None or waiting.step != "abbey":
+                # Our rules hold no tile here: name what they wait for, not the abbey.
+                raise _Differs(
+                    Disagreement(
+                        what="legal placements",
+                        turn=state.turn,
+                        decision=index,
+                        ours="no tile to place: our rules wait for "
+                        + (f"player {waiting.player}'s {waiting.step}" if waiting else "no decision"),
+                        theirs=f"{decision.tile} placed" if decision else "a tile placed",
+                    )
+                )
+            held = ABBEY
         ours = legal_placements(state) if state.tile is not None else _abbey_placements(state)
         if decision is None:
             raise _Differs(

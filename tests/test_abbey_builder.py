@@ -15,6 +15,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import msgspec
+import pytest
 
 from domain.aggregate import Game
 from domain.commands import Deploy, Pass, PlaceTile
@@ -49,11 +50,17 @@ JCZ_RULES = msgspec.structs.replace(
 )
 
 
-def builder_due(rest: list[str], rules: RuleSet | None = None) -> Game:
-    game = Game.start(
-        ("Ann", "Bob"), [R, L, R, L, C, L, L, R, R, *rest], expansions=("base", "am", "tb"), rules=rules
-    )
-    for x, y, rotation, figure in MOVES:
+# Four more cloisters, two each, after Bob's second: they leave a second hole at (-2,-1).
+SECOND_HOLE: list[tuple[int, int, int, str | None]] = [(-2, -2, 0, None), (-3, -2, 0, None)]
+SECOND_HOLE += [(-3, -1, 0, None), (-4, -1, 0, None)]
+
+
+def builder_due(rest: list[str], rules: RuleSet | None = None, second_hole: bool = False) -> Game:
+    moves, pile = MOVES, [R, L, R, L, C, L, L, R, R, *rest]
+    if second_hole:
+        moves, pile = [*MOVES[:4], *SECOND_HOLE, *MOVES[4:]], [*pile[:4], L, L, L, L, *pile[4:]]
+    game = Game.start(("Ann", "Bob"), pile, expansions=("base", "am", "tb"), rules=rules)
+    for x, y, rotation, figure in moves:
         step = expected_step(game.state)
         if step is not None and step.step == "abbey":
             game.execute(step.player, Pass())
@@ -123,6 +130,29 @@ def test_JCZ_ABBEY_BUILDER_with_the_pile_empty_an_abbey_placed_is_the_builders_p
     game.execute(ANN, Pass())
     assert game.state.over  # no hole left for Bob's abbey
 
+    replay(game.pending)
+
+
+@pytest.mark.parametrize("end_rounds", [False, True])
+def test_JCZ_ABBEY_BUILDER_once_the_ends_asking_has_begun_the_builders_offer_never_returns(
+    end_rounds: bool,
+) -> None:
+    """Ann declines her abbey at her builder's part with the pile empty, so the end's asking
+    begins; Bob's abbey placed then opens a part, but Ann's untaken builder's part stays gone:
+    she is asked again as one of the end's players (JCZ-ABBEY-END-ROUNDS or not), and her abbey
+    placed is an end's abbey, not the builder's part."""
+    game = builder_due([], RuleSet(abbey_end_rounds=end_rounds), second_hole=True)
+    assert ab.holes(game.state) == [(-2, -1), (0, -1)]
+    game.execute(ANN, Pass())
+    assert expected_step(game.state) == Decision("abbey", BOB)
+    game.execute(BOB, ab.PlaceAbbey(x=0, y=-1))
+    assert game.state.part != bd.PART_KIND
+    game.execute(BOB, Pass())
+    assert expected_step(game.state) == Decision("abbey", ANN)
+    game.execute(ANN, ab.PlaceAbbey(x=-2, y=-1))
+    assert game.state.part != bd.PART_KIND
+    game.execute(ANN, Pass())
+    assert game.state.over
     replay(game.pending)
 
 

@@ -10,11 +10,13 @@ import msgspec
 import pytest
 from typer.testing import CliRunner
 
+from domain.commands import PlaceTile
 from replays import jcz
-from replays.check import check_file, jcz_paths
+from replays.check import _Checker, _Differs, check_file, jcz_paths
 from replays.cli import app
 from replays.jcz import JczError, jcz_rules, read_jcz, replay_jcz, unsupported
 from replays.jcz_draws import plan_draws
+from tests.helpers import scenario
 from tests.jcz_saves import TWO_TURNS, commit, decode, place, save, write
 from tests.reference import JCZ, require
 
@@ -173,6 +175,20 @@ def test_a_changed_legal_placement_set_is_found_at_its_decision(tmp_path: Path) 
     x, y, r = dropped
     assert f"not offered by JCZ: ({x},{y}) r{r}" in d.ours
     assert "not offered by us: none" in d.theirs
+
+
+def test_a_tile_placed_while_our_rules_wait_for_an_action_names_that_action() -> None:
+    """Not the abbey's label: our rules hold no tile and wait for the placer's action."""
+    checker = _Checker(read_jcz(require(JCZ / "oracle" / "basic-p2-s200001.jcz")))
+    index, decision = next(iter(checker.decisions.items()))
+    game = scenario(["BA/RFr", "BA/C"])
+    game.execute(0, PlaceTile(x=1, y=0, rotation=0))
+    with pytest.raises(_Differs) as raised:
+        checker.placement(index, game.state)
+    d = raised.value.disagreement
+    assert (d.what, d.decision) == ("legal placements", index)
+    assert d.ours == "no tile to place: our rules wait for player 0's action"
+    assert d.theirs == f"{decision.tile} placed"
 
 
 def test_a_changed_score_is_found_in_its_turn_part(tmp_path: Path) -> None:
