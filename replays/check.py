@@ -10,9 +10,11 @@ the earliest point where our engine and the file part ways.
 
 from __future__ import annotations
 
+import gc
 import re
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Literal
 
@@ -114,8 +116,29 @@ class _Differs(Exception):
         self.disagreement = disagreement
 
 
+@contextmanager
+def _collector_paused() -> Iterator[None]:
+    """Holds off the cycle collector for one game's check. A replay allocates many short-lived
+    objects, freed as their counts drop, yet their number sets off collections that walk every
+    live object, the tile catalogue included, time after time: about a tenth of a check. What
+    cycles the game leaves go at the next collection after."""
+    if not gc.isenabled():
+        yield
+        return
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.enable()
+
+
 def check_file(path: str | Path) -> CheckResult:
     """Replay one `.jcz` and compare it with every expectation it carries."""
+    with _collector_paused():
+        return _check_file(path)
+
+
+def _check_file(path: str | Path) -> CheckResult:
     try:
         save = read_jcz(path)
     except JczError as e:

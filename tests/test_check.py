@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import json
 from pathlib import Path
 from typing import Any
@@ -82,6 +83,20 @@ def test_a_move_our_rules_refuse_is_a_disagreement_at_that_message(tmp_path: Pat
     assert result.disagreement is not None
     assert (result.disagreement.what, result.disagreement.decision) == ("replay", 0)
     assert "R-BASE-3" in result.disagreement.ours
+
+
+def test_a_check_leaves_the_cycle_collector_as_it_found_it(tmp_path: Path) -> None:
+    """The collector is held off during a check for speed, never left off after one."""
+    path = write(tmp_path, TWO_TURNS)
+    assert gc.isenabled()
+    assert check_file(path).verdict == "agrees" and gc.isenabled()
+    assert check_file(tmp_path / "gone.jcz").verdict == "error" and gc.isenabled()
+    gc.disable()
+    try:
+        check_file(path)
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
 
 
 def test_unreadable_files_are_errors(tmp_path: Path) -> None:
