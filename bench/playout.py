@@ -20,18 +20,21 @@ import time
 from domain.aggregate import Game
 from domain.bots import RandomBot, play_bot_game, shuffled_pile
 from domain.moves import legal_commands
+from domain.replay import DECISIONS
 from domain.tiles import draw_pile
 
 
-def time_games(players: int, games: int, expansions: tuple[str, ...]) -> tuple[list[float], int]:
+def time_games(players: int, games: int, expansions: tuple[str, ...]) -> tuple[list[float], int, int]:
+    """Each game's seconds, then the events and the players' decisions of all games."""
     times: list[float] = []
-    events = 0
+    events = decisions = 0
     for seed in range(games):
         start = time.perf_counter()
         game = play_bot_game(players, seed, expansions=expansions)
         times.append(time.perf_counter() - start)
         events += game.version
-    return times, events
+        decisions += sum(type(e) in DECISIONS for e in game.pending)
+    return times, events, decisions
 
 
 def time_move_generation(players: int, games: int, expansions: tuple[str, ...]) -> tuple[int, float]:
@@ -62,20 +65,29 @@ SETS = ("bcb", "tb", "ic", "river", "tower", "am", "pd")
 def compare(games: int) -> None:
     rows = [("base",)] + [("base", code) for code in SETS] + [("base", *SETS)]
     print(f"2-player random bot games, {games} per row, ratio to the base game measured in this run")
-    print(f"{'sets':>32} {'tiles':>5} {'median ms/game':>15} {'ratio':>6} {'ms/tile':>8} {'ratio':>6}")
-    base = base_tile = 0.0
+    print(
+        f"{'sets':>32} {'tiles':>5} {'median ms/game':>15} {'ratio':>6} {'ms/tile':>8} {'ratio':>6}"
+        f" {'decisions':>9} {'µs/decision':>12} {'ratio':>6}"
+    )
+    base = base_tile = base_decision = 0.0
     for expansions in rows:
         play_bot_game(2, 10_000, expansions=expansions)  # warm caches
-        median = statistics.median(time_games(2, games, expansions)[0]) * 1e3
+        times, _, decisions = time_games(2, games, expansions)
+        median = statistics.median(times) * 1e3
         tiles = len(draw_pile(expansions))
+        per_decision = sum(times) / decisions * 1e6
         base = base or median
         base_tile = base_tile or median / tiles
+        base_decision = base_decision or per_decision
         print(
             f"{'+'.join(expansions):>32} {tiles:>5} {median:>15.2f} {median / base:>5.1f}x"
             f" {median / tiles:>8.3f} {median / tiles / base_tile:>5.1f}x"
+            f" {decisions / games:>9.1f} {per_decision:>12.1f} {per_decision / base_decision:>5.1f}x"
         )
     print("goal: every set together at most 3x the base game (ratio per game)")
     print("ms/tile: the same time per tile of the pile, which grows with every set added")
+    print("decisions: the players' per game (placements, deployments, passes, dragon steps…);")
+    print("µs/decision: all games' time over all their decisions")
 
 
 def main() -> None:
@@ -97,7 +109,7 @@ def main() -> None:
     )
     for players in range(2, 6):
         play_bot_game(players, 10_000, expansions=expansions)  # warm caches
-        times, events = time_games(players, args.games, expansions)
+        times, events, _ = time_games(players, args.games, expansions)
         generations, spent = time_move_generation(players, max(1, args.games // 4), expansions)
         median = statistics.median(times)
         p90 = statistics.quantiles(times, n=10)[-1]
