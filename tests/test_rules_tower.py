@@ -143,6 +143,17 @@ def test_R_TOWER_7_a_ransom_of_three_points_frees_a_prisoner() -> None:
     assert refused.value.rule == "R-TOWER-7"
 
 
+@pytest.mark.parametrize("jailer", [-1, 2, 99])
+def test_R_TOWER_7_a_ransom_names_a_seat_at_the_table(jailer: int) -> None:
+    """-1 would read as the last seat if taken as a list index: Bob, who holds Ann's prisoner."""
+    game = captured_by_bob()
+    game.execute(ANN, PlaceTile(x=0, y=1, rotation=0))
+    with pytest.raises(RuleViolation) as refused:
+        game.execute(ANN, tw.PayRansom(jailer=jailer))
+    assert refused.value.rule == "R-TOWER-7"
+    assert tw.towers(game.state).prisoners == [[], [(ANN, "follower")]]
+
+
 def test_R_TOWER_8_a_follower_on_top_closes_the_tower() -> None:
     game = captured_by_bob()
     game.execute(ANN, PlaceTile(x=0, y=1, rotation=0))

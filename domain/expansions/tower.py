@@ -368,7 +368,8 @@ class TowerPart(Part):
                 )
             ]
         if isinstance(command, PayRansom):
-            if (player, command.figure) not in own.prisoners[command.jailer]:
+            jailer = command.jailer
+            if not 0 <= jailer < len(own.prisoners) or (player, command.figure) not in own.prisoners[jailer]:
                 raise RuleViolation("R-TOWER-7", f"seat {command.jailer} holds no {command.figure} of yours")
             refused = _ransom_refused(state)
             if refused is not None:
