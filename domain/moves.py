@@ -215,8 +215,15 @@ def action_open(state: GameState) -> bool:
         legal_deployments(state)
         or any(legal_deployments(state, figure) for figure in _part_figures(state))
         or any(remote_deployments(state, figure) for figure in ("follower", *_part_figures(state)))
-        or any(part.action_commands(state) for part in state.hooks["action_commands"])
+        or any(part_actions(state, part) for part in state.hooks["action_commands"])
     )
+
+
+def part_actions(state: GameState, part: Part) -> list[Command]:
+    """`part`'s own action commands now: once a state version, as `action_open`, the legal
+    moves and `decide` all ask."""
+    found: list[Command] = state.memoized("actions " + part.name, lambda: part.action_commands(state))
+    return found
 
 
 def step_owner(state: GameState, step: str) -> Part:
@@ -248,7 +255,7 @@ def legal_commands(state: GameState) -> list[Command]:
                 for x, y, loc in remote_deployments(state, figure)
             ]
         for part in state.hooks["action_commands"]:
-            found += part.action_commands(state)
+            found += part_actions(state, part)
         return [*found, Pass()]
     owner = step_owner(state, step)
     options = owner.command_options(state, step)

@@ -80,7 +80,13 @@ def _tiles(state: GameState, player: int) -> list[Spot]:
 
 
 def _options(state: GameState, player: int) -> list[Spot]:
-    """Where the player may move the fairy (R-PD-5, V-FAIRY-ON-TILE): never where it is."""
+    """Where the player may move the fairy (R-PD-5, V-FAIRY-ON-TILE): never where it is. Once a
+    state version: the legal moves and the check of a move ask alike."""
+    found: list[Spot] = state.memoized(f"fairy {player}", lambda: _spots(state, player))
+    return found
+
+
+def _spots(state: GameState, player: int) -> list[Spot]:
     by = fairy(state).by
     found = _tiles(state, player) if state.rules.fairy_on_tile else _followers(state, player)
     if by is None:
