@@ -42,6 +42,7 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    rich_markup_mode="markdown",  # a docstring's lines join into paragraphs wrapped to the terminal
 )
 out = Console()
 err = Console(stderr=True)

@@ -119,3 +119,12 @@ def test_missing_folder_for_the_database(tmp_path: Path) -> None:
     code, _, err = carc("play", "--db", str(tmp_path / "nowhere" / "g.sqlite"))
     assert code == 1
     assert "does not exist" in err
+
+
+def test_help_wraps_a_commands_text_as_paragraphs_to_the_terminal() -> None:
+    """The docstring's line breaks are not kept: at 80 columns they would leave ragged lines."""
+    result = runner.invoke(app, ["export", "--help"], env={"COLUMNS": "200"})
+    assert result.exit_code == 0
+    assert (
+        "replays the same tiles; it is checked before it is written, by importing it again" in result.stdout
+    )
