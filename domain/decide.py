@@ -83,7 +83,7 @@ def _check_turn(state: GameState, player: int, command: Command) -> tuple[str, P
         raise RuleViolation("R-BASE-3", "no decision is due: the game moves on by itself")
     if owner is not None and decision.player == player:
         owner.check_early(state, player, command, decision.step)
-    if decision.step not in steps:
+    if decision.step not in steps and not (owner is not None and owner.answers_any_step(state, command)):
         expected = decision.step
         if expected in _STEP_NAMES:
             raise RuleViolation("R-BASE-3", f"cannot {name} now: the game expects {_STEP_NAMES[expected]}")

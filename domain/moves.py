@@ -242,6 +242,8 @@ def legal_commands(state: GameState) -> list[Command]:
     step = decision.step
     if step == "place":
         commands: list[Command] = [place_command(p) for p in placement_options(state)]
+        for part in state.hooks["step_commands"]:
+            commands += part.step_commands(state, step)
         if may_decline(state):
             commands.append(Pass())  # no extra means of placing it, and the tile is discarded
         return commands

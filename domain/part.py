@@ -190,6 +190,11 @@ class Part:
     def check_early(self, state: GameState, player: int, command: Command, step: str) -> None:
         """A chance to name a more precise rule for a command given at the wrong step."""
 
+    def answers_any_step(self, state: GameState, command: Command) -> bool:
+        """Whether `command` may answer whatever its player is asked now, not only the steps its
+        `command_steps` name (a reading of the rules may allow that)."""
+        return False
+
     def command_options(self, state: GameState, step: str) -> list[Command]:
         """Every command that answers this part's decision step now (a pass is added by the core)."""
         return []

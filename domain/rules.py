@@ -97,6 +97,11 @@ class RuleSet(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=T
     """JCZ-TOWER-RANSOM-LIMITS: at most one ransom a turn (a builder's second part included), and
     none by a player whose score is below the ransom; R-TOWER-7 sets neither limit."""
 
+    ransom_any_step: bool = False
+    """JCZ-RANSOM-ANY-STEP: a ransom may be paid by the player asked for any decision (a tile to
+    place, an abbey, a dragon step, a bid…), in their turn or another's, the decision staying
+    open; R-TOWER-7 lets it be paid during the turn's action only."""
+
     bazaar_choice_moves_on: bool = False
     """JCloisterZone's reading: after a sale the next chooser is the player after the seller,
     not the seller again (R-BAZAAR-6 says the seller chooses again)."""
@@ -154,6 +159,7 @@ VARIANTS: Final[dict[str, str]] = {
     "JCZ-BUILDER-COMPLETED": "builder_on_completed",
     "JCZ-TOWER-RANSOM": "ransom_alone",
     "JCZ-TOWER-RANSOM-LIMITS": "ransom_limited",
+    "JCZ-RANSOM-ANY-STEP": "ransom_any_step",
     "JCZ-CASTLE-OFFER": "castle_turn_order",
     "JCZ-ABBEY-END-ROUNDS": "abbey_end_rounds",
 }
@@ -177,6 +183,7 @@ VARIANT_PARTS: Final[dict[str, str]] = {
     "V-WAGON-C1": "wagon",
     "V-BARN-OCCUPIED": "barn",
     "JCZ-TOWER-RANSOM-LIMITS": "tower",
+    "JCZ-RANSOM-ANY-STEP": "tower",
     "JCZ-CASTLE-OFFER": "castles",
     "JCZ-ABBEY-END-ROUNDS": "abbey",
 }

@@ -160,6 +160,7 @@ JCZ_READING: dict[str, Any] = {
     "builder_on_completed": False,
     "ransom_alone": False,
     "ransom_limited": True,
+    "ransom_any_step": True,
     "castle_turn_order": True,
     "abbey_end_rounds": True,
 }

@@ -300,6 +300,11 @@ class DrawWalk:
 
     def __init__(self, save: JczSave) -> None:
         self.messages = save.replay
+        # A ransom may be paid whenever its payer is asked (JCZ-RANSOM-ANY-STEP): it draws
+        # nothing and reseeds nothing, so the walk reads the log as if it were not there.
+        self.kept = [i for i, m in enumerate(self.messages) if m.type != "PAY_RANSOM"]
+        self.next_kept = {i: j for i, j in zip(self.kept, self.kept[1:], strict=False)}
+        self.last_kept = {j: i for i, j in zip(self.kept, self.kept[1:], strict=False)}
         self.players = len(save.players)
         self.drawer = JczDrawer(save)
         self.current = 0
@@ -337,7 +342,8 @@ class DrawWalk:
 
     def run(self) -> None:
         self.tile_step(0, "turn", -1)
-        for index, message in enumerate(self.messages):
+        for index in self.kept:
+            message = self.messages[index]
             random = message.payload.get("random")
             if isinstance(random, float | int):
                 self.drawer.reseed(float(random))
@@ -384,12 +390,17 @@ class DrawWalk:
         elif kind == "COMMIT":
             self.committed(index)
 
+    def _following(self, index: int) -> JczMessage | None:
+        """The message after `index`, ransoms left out."""
+        after = self.next_kept.get(index)
+        return None if after is None else self.messages[after]
+
     def _declines(self, index: int) -> bool:
         """A PASS declining the tile held (one that fits only with a bridge), not a pass in a
         phase of JCloisterZone's own: an abbey declined (its COMMIT follows) or a wagon left."""
         if self.held is None and self.owed is None:
             return False
-        following = self.messages[index + 1] if index + 1 < len(self.messages) else None
+        following = self._following(index)
         if following is not None and following.type == "COMMIT":
             return False
         return not (self.wagons and not self.placed_since_commit and self.held is None)
@@ -407,7 +418,7 @@ class DrawWalk:
             self.owed = None
             self.held = None
             return
-        self._draw_owed(index - 1)
+        self._draw_owed(self.last_kept.get(index, -1))
         while self.held != tile_id:
             # The drawn tile fitted nowhere: JCZ discarded it silently and drew again.
             if self.held is None or self.drawer.left == 0:
@@ -438,8 +449,8 @@ class DrawWalk:
         if message.type == "DEPLOY_MEEPLE":
             return ".wagon." in str(message.payload.get("meepleId", ""))
         if message.type == "COMMIT":
-            return index > 0 and self._in_wagon_phase(index - 1)
-        following = self.messages[index + 1] if index + 1 < len(self.messages) else None
+            return index in self.last_kept and self._in_wagon_phase(self.last_kept[index])
+        following = self._following(index)
         return self.wagons and message.type == "PASS" and (following is None or following.type != "COMMIT")
 
     def _end_part(self, index: int) -> None:
@@ -448,8 +459,8 @@ class DrawWalk:
         supply, and a wagon's COMMIT reseeds the generator the supply is drawn with."""
         if not self.part_ended:
             return
-        following = self.messages[index + 1] if index + 1 < len(self.messages) else None
-        if following is not None and self._in_wagon_phase(index + 1):
+        following = self._following(index)
+        if following is not None and self._in_wagon_phase(self.next_kept[index]):
             return
         self.part_ended = False
         if (

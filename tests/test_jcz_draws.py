@@ -105,3 +105,23 @@ def test_an_empty_pack_with_no_bazaar_tile_left_ends_the_game() -> None:
     walk.supply = []
     walk.tile_step(1, "turn", 5)
     assert walk.held is None and walk.owed is None
+
+
+def ransom(player: int) -> dict[str, object]:
+    return {"type": "PAY_RANSOM", "payload": {"meepleId": f"{player}.small.1"}, "player": player}
+
+
+@pytest.mark.parametrize("paid", [False, True])
+def test_a_ransom_paid_before_a_tile_is_placed_moves_no_draw(paid: bool) -> None:
+    """JCZ-RANSOM-ANY-STEP: a ransom paid once the turn's tile is drawn leaves the draws and their
+    moments (the COMMIT before it) as they were."""
+    log = [place(0, "BA/RRR", 0, 1), pass_(0), commit(0), *([ransom(1)] if paid else [])]
+    log += [place(1, "BA/RFr", 2, 0), pass_(1), commit(1), *([ransom(0)] if paid else [])]
+    log += [place(0, "BA/L", 2, 1)]
+    document = save(log, ["BA/RRR", "BA/RFr", "BA/L"], end_turn=3)
+    plan = plan_draws(decode(document))
+    assert [(d.tile, d.kind, d.after) for d in plan.draws] == [
+        ("BA/RRR", "turn", -1),
+        ("BA/RFr", "turn", 2),
+        ("BA/L", "turn", 6 if paid else 5),
+    ]

@@ -320,13 +320,13 @@ def test_R_TOWER_6_the_choice_goes_to_a_jcz_save_and_back(tmp_path: Path) -> Non
     ]
 
 
-def ransoms_due(limited: bool) -> Game:
+def ransoms_due(limited: bool, any_step: bool = False) -> Game:
     """Bob holds two of Ann's followers (her thief, then her monk), and Ann has 8 points from two
     cities she closed; Ann's turn, her tile not yet placed. Traders & Builders is in play for a
     builder's second tile later on."""
     pile = ["BA/RFr", "TO/F", "BA/L", "BA/L", "BA/C", "BA/C", "BA/C", "BA/L", "BA/RFr", "BA/L"]
     pile += ["BA/RFr", "BA/L", "BA/RFr", "BA/L", "BA/L", "BA/L"]
-    rules = RuleSet(ransom_limited=limited)
+    rules = RuleSet(ransom_limited=limited, ransom_any_step=any_step)
     game = Game.start(("Ann", "Bob"), pile, expansions=("base", "tb", "tower"), rules=rules)
     place(game, 1, 0, then=Deploy(location="E+W"))
     game.execute(BOB, PlaceTile(x=1, y=1, rotation=0))
@@ -412,3 +412,46 @@ def test_JCZ_TOWER_RANSOM_LIMITS_no_ransom_below_three_points_by_jcloisterzone(l
         game.execute(ANN, tw.PayRansom(jailer=BOB))
     assert refused.value.rule == "JCZ-TOWER-RANSOM-LIMITS"
     assert "score of 0" in str(refused.value)
+
+
+@pytest.mark.parametrize("any_step", [False, True])
+def test_JCZ_RANSOM_ANY_STEP_a_ransom_before_the_tile_is_placed(any_step: bool) -> None:
+    """JCloisterZone takes a ransom from whoever it asks for a decision, the decision staying
+    open; R-TOWER-7 takes it during the turn's action only."""
+    game = Game.start(
+        ("Ann", "Bob"),
+        ["BA/RFr", "TO/F", "BA/L", "BA/L"],
+        expansions=("base", "tower"),
+        rules=RuleSet(ransom_any_step=any_step),
+    )
+    place(game, 1, 0, then=Deploy(location="E+W"))
+    game.execute(BOB, PlaceTile(x=1, y=1, rotation=0))
+    game.execute(BOB, tw.PlaceTowerPiece(x=1, y=1))
+    game.execute(BOB, tw.CaptureFollower(x=1, y=0, location="E+W", owner=ANN))
+    assert expected_step(game.state) == Decision("place", ANN)
+    if not any_step:
+        assert ransoms(game) == []
+        with pytest.raises(RuleViolation) as refused:
+            game.execute(ANN, tw.PayRansom(jailer=BOB))
+        assert refused.value.rule == "R-BASE-3"
+        return
+    assert ransoms(game) == [tw.PayRansom(jailer=BOB)]
+    game.execute(ANN, tw.PayRansom(jailer=BOB))
+    assert game.state.scores == [-3, 3] and game.state.supply[ANN] == 7
+    assert expected_step(game.state) == Decision("place", ANN)  # still hers to place
+    with pytest.raises(RuleViolation) as refused:
+        game.execute(BOB, tw.PayRansom(jailer=ANN))  # Bob is asked nothing now
+    assert refused.value.rule == "R-BASE-3"
+    game.execute(ANN, PlaceTile(x=0, y=1, rotation=0))
+    assert replay(game.pending).state.scores == [-3, 3]
+
+
+def test_JCZ_RANSOM_ANY_STEP_and_the_limits_count_one_ransom_a_turn_wherever_paid() -> None:
+    game = ransoms_due(True, any_step=True)
+    assert expected_step(game.state) == Decision("place", ANN)
+    game.execute(ANN, tw.PayRansom(jailer=BOB))  # before placing
+    game.execute(ANN, PlaceTile(x=-1, y=0, rotation=0))
+    assert ransoms(game) == []  # the same turn
+    with pytest.raises(RuleViolation) as refused:
+        game.execute(ANN, tw.PayRansom(jailer=BOB))
+    assert refused.value.rule == "JCZ-TOWER-RANSOM-LIMITS"

@@ -106,6 +106,13 @@ def _next_to_decide(state: GameState) -> int | None:
     return None
 
 
+def offered_before_a_turn(state: GameState) -> bool:
+    """With the abbey's step due (it is named after the part): whether the abbey is offered
+    before a turn begins, or at the game's end, not at a builder's second part, which goes on
+    its turn (JCZ-ABBEY-BUILDER)."""
+    return _builder_offer(state) is None
+
+
 def _asked_again(state: GameState, own: Abbeys, n: int) -> int | None:
     """JCZ-ABBEY-END-ROUNDS: from the player after the last one asked (at first, after the last
     turn's player) round the table, up to the last turn's player: passing them by ends the asking

@@ -131,6 +131,18 @@ def _still_there(state: GameState, by: Spot) -> bool:
     )
 
 
+def turn_points(state: GameState, player: int) -> int:
+    """What the fairy gives `player` as a turn of theirs starts: 1 if she stands by a follower of
+    theirs still there (R-PD-5); on a tile (V-FAIRY-ON-TILE), 1 for each figure of theirs on it,
+    as JCloisterZone counts."""
+    by = fairy(state).by
+    if by is None or not _still_there(state, by):
+        return 0
+    if by[2] == ON_TILE:
+        return len(_figures_on(state, by[:2], player))
+    return 1 if by[3] == player else 0
+
+
 class FairyPart(Part):
     name = NAME
     events = (FairyMoved,)
@@ -153,27 +165,14 @@ class FairyPart(Part):
         run of parts, a bazaar tile's included, but no abbey placed after the last tile."""
         by = fairy(state).by
         if by is not None and not _still_there(state, by):
-            fairy(state).by = by = None  # its follower left the board
-        first = state.sitting == state.part_count and state.part != FINAL
-        if not first or by is None:
+            fairy(state).by = None  # its follower left the board
+        if state.sitting != state.part_count or state.part == FINAL:
             return
-        if by[2] == ON_TILE:
-            # V-FAIRY-ON-TILE: 1 for each figure of the player's on the fairy's tile (JCloisterZone's
-            # count), nothing if none.
-            count = len(_figures_on(state, by[:2], state.current))
-            if count:
-                credit(
-                    state,
-                    state.current,
-                    count,
-                    TURN,
-                    "V-FAIRY-ON-TILE",
-                    (("fairy", count),),
-                    -1,
-                    state.version,
-                )
-        elif by[3] == state.current:
-            credit(state, by[3], 1, TURN, "R-PD-5", (("fairy", 1),), -1, state.version)
+        points = turn_points(state, state.current)
+        if points:
+            by = fairy(state).by
+            rule = "V-FAIRY-ON-TILE" if by is not None and by[2] == ON_TILE else "R-PD-5"
+            credit(state, state.current, points, TURN, rule, (("fairy", points),), -1, state.version)
 
     def action_commands(self, state: GameState) -> list[Command]:
         return [

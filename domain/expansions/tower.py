@@ -11,10 +11,11 @@ from domain import events as ev
 from domain.commands import Command
 from domain.errors import RuleViolation
 from domain.events import Event
-from domain.expansions.builders import PART_KIND as BUILDER_PART
+from domain.expansions import abbey as ab
+from domain.expansions import fairy
 from domain.expansions.portal_princess import MUST as PRINCESS_STEP
 from domain.geometry import Pos
-from domain.moves import Decision, legal_deployments
+from domain.moves import Decision, expected_step, legal_deployments
 from domain.part import Part, ext
 from domain.state import GameState, Phase, credit, lift_figure, to_supply
 
@@ -106,7 +107,7 @@ class ExchangePrisoner(Command, frozen=True, kw_only=True):
 
 
 class Towers:
-    __slots__ = ("capture_at", "exchange", "guards", "heights", "pieces", "prisoners", "ransomed")
+    __slots__ = ("capture_at", "exchange", "guards", "heights", "pieces", "prisoners", "ransom_sitting")
 
     def __init__(self, players: int) -> None:
         self.heights: dict[Pos, int] = {}  # every tower on the board, by position
@@ -118,7 +119,8 @@ class Towers:
         self.capture_at: Pos | None = None  # the tower raised in this turn part, capture pending
         # A capture whose exchange waits for the capturer's choice: (capturer, owner, figure taken).
         self.exchange: tuple[int, int, str] | None = None
-        self.ransomed = False  # a ransom paid in this turn, a builder's second part included
+        # The turn of the last ransom, as `ransom_sitting` counts turns (JCZ-TOWER-RANSOM-LIMITS).
+        self.ransom_sitting = -1
 
 
 def towers(state: GameState) -> Towers:
@@ -151,14 +153,27 @@ def targets(state: GameState, pos: Pos) -> list[Target]:
     return sorted(found)
 
 
-def _ransom_refused(state: GameState) -> str | None:
-    """Why the current player may pay no ransom now, under JCZ-TOWER-RANSOM-LIMITS (JCloisterZone:
-    one ransom a turn, and none with a score below the ransom); None when they may."""
+def ransom_sitting(state: GameState, step: str) -> int:
+    """The turn a ransom paid now, at `step`, falls in, for JCloisterZone's one a turn:
+    `state.sitting` (a builder's second part goes on its turn, a bazaar tile's part is a turn of
+    its own), but an abbey offered before a turn, or at the game's end, already belongs to the
+    turn to come."""
+    if step == ab.NAME and ab.offered_before_a_turn(state):
+        return state.part_count + 1
+    return state.sitting
+
+
+def _ransom_refused(state: GameState, payer: int, step: str) -> str | None:
+    """Why `payer` may pay no ransom now, under JCZ-TOWER-RANSOM-LIMITS (JCloisterZone: one
+    ransom a turn, whoever pays it, and none with a score below the ransom); None when they may."""
     if not state.rules.ransom_limited:
         return None
-    if towers(state).ransomed:
+    if towers(state).ransom_sitting == ransom_sitting(state, step):
         return "a ransom was paid in this turn already"
-    score = state.scores[state.current]
+    score = state.scores[payer]
+    if step == ab.NAME and state.pile_left > 0 and state.has(fairy.NAME) and ab.offered_before_a_turn(state):
+        # JCloisterZone opens the turn with the fairy's point, then offers the abbey.
+        score += fairy.turn_points(state, payer)
     if score < RANSOM:
         return f"a score of {score} cannot pay a ransom of {RANSOM}"
     return None
@@ -169,9 +184,10 @@ def _exchangeable(own: Towers, capturer: int, owner: int) -> list[str]:
     return sorted({figure for held, figure in own.prisoners[owner] if held == capturer})
 
 
-def _ransoms(state: GameState) -> list[Command]:
-    """Every ransom the current player may pay: each jailer, each kind of follower of theirs held."""
-    me = state.current
+def _ransoms(state: GameState, me: int, step: str) -> list[Command]:
+    """Every ransom `me` may pay at `step`: each jailer, each kind of follower of theirs held."""
+    if _ransom_refused(state, me, step) is not None:
+        return []
     return [
         PayRansom(jailer=jailer, figure=figure)
         for jailer, held in enumerate(towers(state).prisoners)
@@ -228,10 +244,7 @@ class TowerPart(Part):
         state.ext[NAME] = Towers(len(event.players))
 
     def begin_part(self, state: GameState) -> None:
-        own = towers(state)
-        own.capture_at = None
-        if state.part != BUILDER_PART:  # a builder's second tile is still the same turn
-            own.ransomed = False
+        towers(state).capture_at = None
 
     def tile_placed(self, state: GameState, placed: object) -> None:
         tile = state.placed
@@ -248,14 +261,20 @@ class TowerPart(Part):
             found += [PlaceTowerPiece(x=x, y=y) for x, y in open_towers]  # R-TOWER-3
         for figure in self._follower_kinds(state):
             found += [GuardTower(x=x, y=y, figure=figure) for x, y in open_towers if own.heights[(x, y)] > 0]
-        if (state.rules.ransom_alone or found or legal_deployments(state)) and _ransom_refused(state) is None:
+        if state.rules.ransom_alone or found or legal_deployments(state):
             # JCZ-TOWER-RANSOM: JCloisterZone skips a turn's action step when nothing else is
             # offered there, a ransom notwithstanding.
-            found += _ransoms(state)
+            found += _ransoms(state, me, "action")
         return found
 
     def step_commands(self, state: GameState, step: str) -> list[Command]:
-        return _ransoms(state) if step == PRINCESS_STEP and _ransom_refused(state) is None else []
+        if step != PRINCESS_STEP and not state.rules.ransom_any_step:
+            return []
+        due = expected_step(state)
+        return [] if due is None else _ransoms(state, due.player, step)
+
+    def answers_any_step(self, state: GameState, command: Command) -> bool:
+        return isinstance(command, PayRansom) and state.rules.ransom_any_step  # JCZ-RANSOM-ANY-STEP
 
     @staticmethod
     def _follower_kinds(state: GameState) -> list[str]:
@@ -309,7 +328,8 @@ class TowerPart(Part):
         else:
             assert isinstance(event, RansomPaid)
             own.prisoners[event.jailer].remove((event.player, event.figure))
-            own.ransomed = True
+            due = expected_step(state)  # of the state before the event
+            own.ransom_sitting = ransom_sitting(state, "" if due is None else due.step)
             to_supply(state, event.player, event.figure)
             version = event.originator_version
             credit(state, event.player, -RANSOM, "ransom", "R-TOWER-7", (("ransom", RANSOM),), -1, version)
@@ -371,7 +391,7 @@ class TowerPart(Part):
             jailer = command.jailer
             if not 0 <= jailer < len(own.prisoners) or (player, command.figure) not in own.prisoners[jailer]:
                 raise RuleViolation("R-TOWER-7", f"seat {command.jailer} holds no {command.figure} of yours")
-            refused = _ransom_refused(state)
+            refused = _ransom_refused(state, player, step)
             if refused is not None:
                 raise RuleViolation("JCZ-TOWER-RANSOM-LIMITS", refused)
             return [
