@@ -147,6 +147,11 @@ class Part:
         """The tile this part starts the game with instead of the base game's (R-BASE-2)."""
         return None
 
+    def held_back(self, state: GameState, tile: str) -> bool:
+        """Whether `tile` may not be drawn now: it keeps its place in the pile and the draw takes
+        the next tile instead."""
+        return False
+
     def arrange(self, pile: list[str]) -> None:
         """Reorder a shuffled pile as this part's rules want it (some tiles first, some last)."""
 

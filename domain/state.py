@@ -10,7 +10,7 @@ The state holds what the base game needs; each part of a set in play keeps its o
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 from uuid import UUID
@@ -202,8 +202,35 @@ def begin_part(state: GameState, player: int, kind: str, tile_id: str, from_pile
         part.begin_part(state)
 
 
+def next_tiles(state: GameState, count: int = 1) -> tuple[str, ...]:
+    """The next `count` tiles a draw takes, in order: the pile's, less those a part holds back now
+    (they keep their places); when nothing else is left, those too."""
+    order, start = state.draw_order, state.next_draw
+    hooks = state.hooks["held_back"]
+    top = order[start : start + count]
+    if not hooks or not any(part.held_back(state, t) for part in hooks for t in top):
+        return top
+    rest = order[start:]
+    free = [t for t in rest if not any(part.held_back(state, t) for part in hooks)]
+    if len(free) < count:
+        free += [t for t in rest if any(part.held_back(state, t) for part in hooks)]
+    return tuple(free[:count])
+
+
+def take_from_pile(state: GameState, tiles: Sequence[str]) -> None:
+    """The pile once `tiles` are drawn (as `next_tiles` gave them): a tile drawn from below tiles
+    held back moves up to the top first, so the pile keeps the order things were drawn in."""
+    start, end = state.next_draw, state.next_draw + len(tiles)
+    if state.draw_order[start:end] != tuple(tiles):
+        order = list(state.draw_order)
+        for at, wanted in enumerate(tiles, start):
+            order.insert(at, order.pop(order.index(wanted, at)))
+        state.draw_order = tuple(order)
+    state.next_draw = end
+
+
 def _drawn(state: GameState, e: ev.TileDrawn) -> None:
-    state.next_draw += 1
+    take_from_pile(state, (e.tile,))
     if state.phase == Phase.DISCARDED:  # the redraw stays in the same part (R-BASE-3)
         state.tile = tile(e.tile)
         state.from_pile = True

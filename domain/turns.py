@@ -11,7 +11,7 @@ from domain import events as ev
 from domain.agenda import Entry
 from domain.moves import expected_step, fits_somewhere
 from domain.part import Part
-from domain.state import GameState, Phase
+from domain.state import GameState, Phase, next_tiles
 
 
 def automatic_event(state: GameState) -> ev.Event | None:
@@ -53,7 +53,7 @@ def automatic_event(state: GameState) -> ev.Event | None:
 
 
 def _top(state: GameState) -> str:
-    return state.draw_order[state.next_draw]
+    return next_tiles(state)[0]
 
 
 def item_owner(state: GameState, entry: Entry) -> Part:

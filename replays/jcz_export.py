@@ -465,15 +465,9 @@ def jcz_document(events: Sequence[ev.Event]) -> dict[str, Any]:
             for seat, name in enumerate(started.players)
         ],
         "replay": writer.messages,
-        "gameAnnotations": {"drawOrder": _drawn(events)},
+        # The pile as it was drawn: a tile held back (R-PD-2) is drawn later than its place in it.
+        "gameAnnotations": {"drawOrder": list(writer.game.state.draw_order)},
     }
-
-
-def _drawn(events: Sequence[ev.Event]) -> list[str]:
-    """Every tile taken from the pile, in order (the start tile is not in it)."""
-    started = events[0]
-    assert isinstance(started, ev.GameStarted)
-    return list(started.draw_order)
 
 
 def export_jcz(events: Sequence[ev.Event]) -> bytes:

@@ -10,6 +10,7 @@ import pytest
 from domain.aggregate import Game
 from domain.commands import Deploy, Pass, PlaceTile
 from domain.errors import RuleViolation
+from domain.expansions import bazaars as bz
 from domain.expansions import castles as cs
 from domain.expansions import dragon as dg
 from domain.expansions import fairy as fy
@@ -17,6 +18,7 @@ from domain.expansions import portal_princess as pp
 from domain.moves import Decision, expected_step, legal_commands
 from domain.replay import replay
 from domain.rules import RuleSet
+from domain.state import Phase, next_tiles
 
 ANN, BOB = 0, 1
 
@@ -96,6 +98,23 @@ def test_R_PD_2_no_dragon_tile_is_drawn_before_a_volcano() -> None:
         pile = shuffled_pile(("base", "pd"), random.Random(seed))
         first_volcano = next(i for i, t in enumerate(pile) if "volcano" in TILES[t].tags)
         assert not any("dragon" in TILES[t].tags for t in pile[:first_volcano])
+
+
+def test_R_PD_2_a_dragon_tile_waits_while_the_volcano_waits_in_a_bazaar_supply() -> None:
+    """The pile reaches a dragon tile while the volcano drawn before it is still in the bazaar's
+    supply, not on the board: the supply takes the tile after it, which keeps its place."""
+    pile = ["BB/CFR.b", "DG/F.v", "DG/Rr.d", "BA/L", "BA/L", "BA/L"]
+    rules = RuleSet(bazaar_no_auction=True)
+    game = Game.start(("Ann", "Bob"), pile, expansions=("base", "bcb", "pd"), rules=rules)
+    place = next(c for c in legal_commands(game.state) if isinstance(c, PlaceTile))
+    game.execute(ANN, place)
+    while game.state.phase == Phase.ACTION:
+        game.execute(ANN, Pass())
+    opened = next(e for e in game.pending if isinstance(e, bz.BazaarOpened))
+    assert opened.tiles == ("DG/F.v", "BA/L")
+    assert game.state.draw_order[game.state.next_draw] == "DG/Rr.d"  # still on top, waiting
+    assert next_tiles(game.state) == ("BA/L",)
+    assert replay(game.pending).state.draw_order == game.state.draw_order
 
 
 def _dragon_game() -> Game:

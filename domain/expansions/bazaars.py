@@ -18,7 +18,7 @@ from domain.events import Event
 from domain.moves import Decision
 from domain.part import Part, ext
 from domain.rules import ORDER_VARIANTS, RuleSet
-from domain.state import GameState, Phase, begin_part, credit, pop_agenda
+from domain.state import GameState, Phase, begin_part, credit, next_tiles, pop_agenda, take_from_pile
 
 NAME: Final = "bazaars"
 PART_KIND: Final = "bazaar"  # the kind of turn part a bought tile is played in
@@ -278,7 +278,7 @@ def _free(state: GameState) -> bool:
 
 
 def _take_tiles(state: GameState, host: int, tiles: tuple[str, ...], hidden: bool) -> None:
-    state.next_draw += len(tiles)
+    take_from_pile(state, tiles)
     moves_on = state.rules.bazaar_choice_moves_on
     bazaars(state).auction = Auction(host, tiles, len(state.players), _free(state), hidden, moves_on)
     state.phase = Phase.INTERLUDE if not hidden else Phase.PART_OVER
@@ -482,7 +482,7 @@ class BazaarsPart(Part):
     def agenda_event(self, state: GameState, entry: Entry) -> Event:
         gid, version, p = state.id, state.version + 1, entry.player
         item = entry.item
-        top = state.draw_order[state.next_draw : state.next_draw + len(state.players)]
+        top = next_tiles(state, len(state.players))
         if item == AUCTION:
             return BazaarOpened(originator_id=gid, originator_version=version, host=p, tiles=top)
         if item == FACEDOWN:

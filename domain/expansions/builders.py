@@ -12,7 +12,7 @@ from domain.events import Event
 from domain.features import Feature
 from domain.moves import own_follower_locations
 from domain.part import FigureKind, Part, ext
-from domain.state import GameState, begin_part, pop_agenda, return_stranded
+from domain.state import GameState, begin_part, next_tiles, pop_agenda, return_stranded, take_from_pile
 from domain.tiles import Kind
 from domain.turns import is_live
 
@@ -72,7 +72,7 @@ def begin_second_part(state: GameState, player: int, tile_id: str, from_pile: bo
     """The builder's second part starts with `tile_id`: the pile's top, or the player's abbey."""
     pop_agenda(state, TAKE)
     if from_pile:
-        state.next_draw += 1
+        take_from_pile(state, (tile_id,))
     begin_part(state, player, PART_KIND, tile_id, from_pile)
 
 
@@ -147,7 +147,7 @@ class BuildersPart(Part):
         gid, version, p = state.id, state.version + 1, entry.player
         if entry.item == GRANT:
             return BuilderTurnGranted(originator_id=gid, originator_version=version, player=p)
-        tile = state.draw_order[state.next_draw]
+        tile = next_tiles(state)[0]
         return BuilderTurnTaken(originator_id=gid, originator_version=version, player=p, tile=tile)
 
 

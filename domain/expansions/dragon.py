@@ -113,6 +113,11 @@ class DragonPart(Part):
     def start(self, state: GameState, event: ev.GameStarted) -> None:
         state.ext[NAME] = Dragon()
 
+    def held_back(self, state: GameState, tile: str) -> bool:
+        """A dragon tile while no volcano is on the board (R-PD-2): one may still be waiting in a
+        bazaar's supply, or have been discarded, when the pile reaches the tiles after it."""
+        return dragon(state).at is None and TRIGGER in TILES[tile].tags
+
     def arrange(self, pile: list[str]) -> None:
         """A dragon tile drawn before any volcano goes back (R-PD-2): in a shuffled pile, the dragon
         tiles ahead of the first volcano move to just after it."""
