@@ -318,6 +318,7 @@ class DrawWalk:
         # A turn part committed whose end is not settled yet: returned wagons move (or pass) first.
         self.part_ended = False
         self.wagons = bool(save.setup.elements.get("wagon"))
+        self.wagon_owners: set[int] = set()  # players who have put a wagon on the board
         self.builders = (
             bool(save.setup.elements.get("builder")) or not save.setup.elements
         )  # 4.x: no elements
@@ -389,6 +390,12 @@ class DrawWalk:
             self.auction_step(index)
         elif kind == "COMMIT":
             self.committed(index)
+        elif (
+            kind == "DEPLOY_MEEPLE"
+            and message.player is not None
+            and ".wagon." in str(message.payload.get("meepleId", ""))
+        ):
+            self.wagon_owners.add(message.player)
 
     def _following(self, index: int) -> JczMessage | None:
         """The message after `index`, ransoms left out."""
@@ -403,7 +410,13 @@ class DrawWalk:
         following = self._following(index)
         if following is not None and following.type == "COMMIT":
             return False
-        return not (self.wagons and not self.placed_since_commit and self.held is None)
+        wagon_left = self._wagon_pass(self.messages[index])
+        return not (wagon_left and not self.placed_since_commit and self.held is None)
+
+    def _wagon_pass(self, message: JczMessage) -> bool:
+        """Whether a PASS may leave a returned wagon where it is: only a wagon's owner is asked to
+        move it, so anyone else's PASS declines a tile."""
+        return self.wagons and (message.player is None or message.player in self.wagon_owners)
 
     def _draw_owed(self, after: int) -> None:
         if self.owed is not None:
@@ -451,7 +464,11 @@ class DrawWalk:
         if message.type == "COMMIT":
             return index in self.last_kept and self._in_wagon_phase(self.last_kept[index])
         following = self._following(index)
-        return self.wagons and message.type == "PASS" and (following is None or following.type != "COMMIT")
+        return (
+            message.type == "PASS"
+            and self._wagon_pass(message)
+            and (following is None or following.type != "COMMIT")
+        )
 
     def _end_part(self, index: int) -> None:
         """End the committed turn part once its wagon phase is over (message `index` is the last

@@ -125,3 +125,18 @@ def test_a_ransom_paid_before_a_tile_is_placed_moves_no_draw(paid: bool) -> None
         ("BA/RFr", "turn", 2),
         ("BA/L", "turn", 6 if paid else 5),
     ]
+
+
+def test_a_pass_after_a_commit_by_a_player_with_no_wagon_out_declines_the_tile() -> None:
+    """With wagons in play a PASS right after a turn part's COMMIT may leave a returned wagon where
+    it is; but only a wagon's owner is asked that, so Bob's PASS here declines the tile he drew
+    (one that fits only with a bridge), drawn at Ann's COMMIT."""
+    elements = {"small-follower": 7, "farmers": True, "wagon": 1}
+    log = [place(0, "BA/RRR", 0, 1), commit(0), pass_(1), place(1, "BA/RFr", 2, 0)]
+    document = save(log, ["BA/RRR", "BA/L", "BA/RFr"], end_turn=3, elements=elements)
+    plan = plan_draws(decode(document))
+    assert [(d.tile, d.kind, d.after) for d in plan.draws] == [
+        ("BA/RRR", "turn", -1),
+        ("BA/L", "turn", 1),
+        ("BA/RFr", "redraw", 2),
+    ]

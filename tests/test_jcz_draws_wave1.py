@@ -136,20 +136,26 @@ TILES_ABCD = ["BA/RFr", "BA/C", "BA/L", "BA/Rr"]
 
 
 def test_a_builders_second_part_after_another_players_wagon_pass() -> None:
-    # Ann's part ends, Bob leaves his returned wagon where it is, Ann plays her builder's part.
-    log = [place(0, "BA/RFr", 1, 0), commit(0), pass_(1), place(0, "BA/C", 2, 0), commit(0)]
-    log += [place(1, "BA/L", 3, 0), commit(1)]
-    plan = plan_draws(_wagons(log, TILES_ABCD))
+    # Bob puts his wagon out; Ann's part ends, Bob leaves his returned wagon where it is, Ann plays
+    # her builder's part.
+    log = [place(0, "BA/RFr", 1, 0), commit(0)]
+    log += [place(1, "BA/C", 2, 0), deploy(1, 2, 0, "W", "Road", figure="wagon"), commit(1)]
+    log += [place(0, "BA/L", 3, 0), commit(0), pass_(1), place(0, "BA/Rr", 4, 0), commit(0)]
+    log += [place(1, "BA/L", 5, 0), commit(1)]
+    plan = plan_draws(_wagons(log, [*TILES_ABCD, "BA/L", "BA/C"]))
     assert [(d.tile, d.kind, d.after) for d in plan.draws] == [
         ("BA/RFr", "turn", -1),
-        ("BA/C", "builder", 2),
+        ("BA/C", "turn", 1),
         ("BA/L", "turn", 4),
-        ("BA/Rr", "turn", 6),
+        ("BA/Rr", "builder", 7),
+        ("BA/L", "turn", 9),
+        ("BA/C", "turn", 11),
     ]
 
 
 def test_a_wagon_pass_by_the_player_whose_turn_ends_is_no_builder_part() -> None:
-    log = [place(0, "BA/RFr", 1, 0), commit(0), pass_(0), place(1, "BA/C", 2, 0), commit(1)]
+    wagon = deploy(0, 1, 0, "W", "Road", figure="wagon")
+    log = [place(0, "BA/RFr", 1, 0), wagon, commit(0), pass_(0), place(1, "BA/C", 2, 0), commit(1)]
     plan = plan_draws(_wagons(log, TILES_ABCD))
     assert [(d.tile, d.kind) for d in plan.draws] == [
         ("BA/RFr", "turn"),
