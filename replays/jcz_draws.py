@@ -309,6 +309,7 @@ class DrawWalk:
         self.drawer = JczDrawer(save)
         self.current = 0
         self.held: str | None = None  # the tile the current player must place
+        self.held_bought = False  # it is theirs from a bazaar's supply, not drawn
         # A draw due but not made yet: JCloisterZone may first hold a phase of its own (an abbey
         # declined, a wagon moved) whose COMMIT reseeds the generator, so a turn's tile is drawn
         # when the log shows it is needed.
@@ -359,6 +360,7 @@ class DrawWalk:
         for _ in range(self.players):  # players without a supply tile are skipped on an empty pack
             if self.supply and self.supply[0][1] == player:
                 self.held = self.supply.pop(0)[0]
+                self.held_bought = True
                 return
             if self.drawer.left > 0:
                 self.held = None
@@ -421,6 +423,7 @@ class DrawWalk:
     def _draw_owed(self, after: int) -> None:
         if self.owed is not None:
             self.held = self.drawer.draw(self.owed, after)
+            self.held_bought = False
             self.owed = None
 
     def placed(self, index: int, tile_id: object) -> None:
@@ -433,14 +436,18 @@ class DrawWalk:
             return
         self._draw_owed(self.last_kept.get(index, -1))
         while self.held != tile_id:
-            # The drawn tile fitted nowhere: JCZ discarded it silently and drew again.
+            # The tile held fitted nowhere: JCZ discarded it silently and drew again, at once for
+            # a drawn tile, as the part began for one bought at a bazaar.
             if self.held is None or self.drawer.left == 0:
                 raise JczRefused(
                     f"message {index} places {tile_id}, but JCloisterZone's draws give "
                     f"{self.held or 'no tile'}",
                     index,
                 )
-            after = self.drawer.draws[-1].after if self.drawer.draws else -1
+            if self.held_bought:
+                after = self.last_kept.get(index, -1)
+            else:
+                after = self.drawer.draws[-1].after if self.drawer.draws else -1
             self.tile_step(self.current, "redraw", after)
             self._draw_owed(after)
         self.held = None

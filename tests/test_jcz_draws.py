@@ -140,3 +140,15 @@ def test_a_pass_after_a_commit_by_a_player_with_no_wagon_out_declines_the_tile()
         ("BA/L", "turn", 1),
         ("BA/RFr", "redraw", 2),
     ]
+
+
+def test_a_bought_tile_that_fits_nowhere_is_replaced_as_its_part_begins() -> None:
+    """Bob's tile from the bazaar fits nowhere: JCloisterZone draws him another as his part
+    begins (at the message before his PLACE_TILE), not when the supply was drawn."""
+    log = [commit(0), place(1, "BA/RFr", 2, 0)]
+    walk = DrawWalk(decode(save(log, ["BA/RFr"], end_turn=1)))
+    walk.supply = [("BA/L", 1)]
+    walk.tile_step(1, "turn", 0)
+    assert walk.held == "BA/L" and walk.draws == []
+    walk.placed(1, "BA/RFr")
+    assert walk.draws == [JczDraw(tile="BA/RFr", kind="redraw", after=0)]
