@@ -303,8 +303,12 @@ class DrawWalk:
         # A ransom may be paid whenever its payer is asked (JCZ-RANSOM-ANY-STEP): it draws
         # nothing and reseeds nothing, so the walk reads the log as if it were not there.
         self.kept = [i for i, m in enumerate(self.messages) if m.type != "PAY_RANSOM"]
-        self.next_kept = {i: j for i, j in zip(self.kept, self.kept[1:], strict=False)}
-        self.last_kept = {j: i for i, j in zip(self.kept, self.kept[1:], strict=False)}
+        # Each kept message's neighbours among the kept ones (-1: none).
+        self.after_kept = [-1] * len(self.messages)
+        self.before_kept = [-1] * len(self.messages)
+        for i, j in zip(self.kept, self.kept[1:], strict=False):
+            self.after_kept[i] = j
+            self.before_kept[j] = i
         self.players = len(save.players)
         self.drawer = JczDrawer(save)
         self.current = 0
@@ -401,8 +405,8 @@ class DrawWalk:
 
     def _following(self, index: int) -> JczMessage | None:
         """The message after `index`, ransoms left out."""
-        after = self.next_kept.get(index)
-        return None if after is None else self.messages[after]
+        after = self.after_kept[index] if index >= 0 else -1
+        return None if after < 0 else self.messages[after]
 
     def _declines(self, index: int) -> bool:
         """A PASS declining the tile held (one that fits only with a bridge), not a pass in a
@@ -434,7 +438,7 @@ class DrawWalk:
             self.owed = None
             self.held = None
             return
-        self._draw_owed(self.last_kept.get(index, -1))
+        self._draw_owed(self.before_kept[index])
         while self.held != tile_id:
             # The tile held fitted nowhere: JCZ discarded it silently and drew again, at once for
             # a drawn tile, as the part began for one bought at a bazaar.
@@ -445,7 +449,7 @@ class DrawWalk:
                     index,
                 )
             if self.held_bought:
-                after = self.last_kept.get(index, -1)
+                after = self.before_kept[index]
             else:
                 after = self.drawer.draws[-1].after if self.drawer.draws else -1
             self.tile_step(self.current, "redraw", after)
@@ -469,7 +473,7 @@ class DrawWalk:
         if message.type == "DEPLOY_MEEPLE":
             return ".wagon." in str(message.payload.get("meepleId", ""))
         if message.type == "COMMIT":
-            return index in self.last_kept and self._in_wagon_phase(self.last_kept[index])
+            return self.before_kept[index] >= 0 and self._in_wagon_phase(self.before_kept[index])
         following = self._following(index)
         return (
             message.type == "PASS"
@@ -484,7 +488,7 @@ class DrawWalk:
         if not self.part_ended:
             return
         following = self._following(index)
-        if following is not None and self._in_wagon_phase(self.next_kept[index]):
+        if following is not None and self._in_wagon_phase(self.after_kept[index]):
             return
         self.part_ended = False
         if (
