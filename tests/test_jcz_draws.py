@@ -9,6 +9,11 @@ from replays.jcz_draws import DrawWalk, JczDrawer, JczRandom, jcz_pack, plan_dra
 from tests.jcz_saves import TWO_TURNS, commit, decode, pass_, place, save
 
 
+def drawn(document: dict[str, object]) -> list[tuple[str, str, int]]:
+    """Each tile the walk draws for a save: (tile, what for, after which message)."""
+    return [(d.tile, d.kind, d.after) for d in plan_draws(decode(document)).draws]
+
+
 def test_generator_matches_the_readme_example() -> None:
     # oracle-natural/README.md: COMMIT random 0.9525334109556272, 80 tiles left, 3 supply draws.
     rng = JczRandom(0.9525334109556272)
@@ -85,8 +90,7 @@ def test_a_tile_that_is_not_placed_was_discarded_and_redrawn() -> None:
         ["BA/RRR", "BA/L", "BA/RFr"],
         end_turn=3,
     )
-    plan = plan_draws(decode(document))
-    assert [(d.tile, d.kind, d.after) for d in plan.draws] == [
+    assert drawn(document) == [
         ("BA/RRR", "turn", -1),
         ("BA/L", "turn", 2),
         ("BA/RFr", "redraw", 2),
@@ -119,8 +123,7 @@ def test_a_ransom_paid_before_a_tile_is_placed_moves_no_draw(paid: bool) -> None
     log += [place(1, "BA/RFr", 2, 0), pass_(1), commit(1), *([ransom(0)] if paid else [])]
     log += [place(0, "BA/L", 2, 1)]
     document = save(log, ["BA/RRR", "BA/RFr", "BA/L"], end_turn=3)
-    plan = plan_draws(decode(document))
-    assert [(d.tile, d.kind, d.after) for d in plan.draws] == [
+    assert drawn(document) == [
         ("BA/RRR", "turn", -1),
         ("BA/RFr", "turn", 2),
         ("BA/L", "turn", 6 if paid else 5),
@@ -134,8 +137,7 @@ def test_a_pass_after_a_commit_by_a_player_with_no_wagon_out_declines_the_tile()
     elements = {"small-follower": 7, "farmers": True, "wagon": 1}
     log = [place(0, "BA/RRR", 0, 1), commit(0), pass_(1), place(1, "BA/RFr", 2, 0)]
     document = save(log, ["BA/RRR", "BA/L", "BA/RFr"], end_turn=3, elements=elements)
-    plan = plan_draws(decode(document))
-    assert [(d.tile, d.kind, d.after) for d in plan.draws] == [
+    assert drawn(document) == [
         ("BA/RRR", "turn", -1),
         ("BA/L", "turn", 1),
         ("BA/RFr", "redraw", 2),

@@ -388,18 +388,21 @@ def test_JCZ_TOWER_RANSOM_LIMITS_a_builders_second_tile_is_the_same_turn(limited
     assert ransoms(game) == ([] if limited else [tw.PayRansom(jailer=BOB)])
 
 
-@pytest.mark.parametrize("limited", [False, True])
-def test_JCZ_TOWER_RANSOM_LIMITS_no_ransom_below_three_points_by_jcloisterzone(limited: bool) -> None:
+def thief_taken(rules: RuleSet) -> Game:
+    """Bob's tower takes Ann's thief at once, nobody having scored; Ann's turn, her tile held."""
     game = Game.start(
-        ("Ann", "Bob"),
-        ["BA/RFr", "TO/F", "BA/L", "BA/L"],
-        expansions=("base", "tower"),
-        rules=RuleSet(ransom_limited=limited),
+        ("Ann", "Bob"), ["BA/RFr", "TO/F", "BA/L", "BA/L"], expansions=("base", "tower"), rules=rules
     )
     place(game, 1, 0, then=Deploy(location="E+W"))
     game.execute(BOB, PlaceTile(x=1, y=1, rotation=0))
     game.execute(BOB, tw.PlaceTowerPiece(x=1, y=1))
     game.execute(BOB, tw.CaptureFollower(x=1, y=0, location="E+W", owner=ANN))
+    return game
+
+
+@pytest.mark.parametrize("limited", [False, True])
+def test_JCZ_TOWER_RANSOM_LIMITS_no_ransom_below_three_points_by_jcloisterzone(limited: bool) -> None:
+    game = thief_taken(RuleSet(ransom_limited=limited))
     game.execute(ANN, PlaceTile(x=0, y=1, rotation=0))
     assert game.state.scores == [0, 0]
     if not limited:  # R-TOWER-7: the score may go below zero
@@ -418,16 +421,7 @@ def test_JCZ_TOWER_RANSOM_LIMITS_no_ransom_below_three_points_by_jcloisterzone(l
 def test_JCZ_RANSOM_ANY_STEP_a_ransom_before_the_tile_is_placed(any_step: bool) -> None:
     """JCloisterZone takes a ransom from whoever it asks for a decision, the decision staying
     open; R-TOWER-7 takes it during the turn's action only."""
-    game = Game.start(
-        ("Ann", "Bob"),
-        ["BA/RFr", "TO/F", "BA/L", "BA/L"],
-        expansions=("base", "tower"),
-        rules=RuleSet(ransom_any_step=any_step),
-    )
-    place(game, 1, 0, then=Deploy(location="E+W"))
-    game.execute(BOB, PlaceTile(x=1, y=1, rotation=0))
-    game.execute(BOB, tw.PlaceTowerPiece(x=1, y=1))
-    game.execute(BOB, tw.CaptureFollower(x=1, y=0, location="E+W", owner=ANN))
+    game = thief_taken(RuleSet(ransom_any_step=any_step))
     assert expected_step(game.state) == Decision("place", ANN)
     if not any_step:
         assert ransoms(game) == []
