@@ -466,14 +466,17 @@ class DrawWalk:
             self.part_ended = True
         self._end_part(index)
 
-    def _in_wagon_phase(self, index: int) -> bool:
-        """Whether message `index`, after a turn part's COMMIT, belongs to JCloisterZone's wagon
-        phase: a wagon moved (with its own COMMIT) or a PASS leaving it, which no COMMIT follows."""
+    def _in_closing_phase(self, index: int) -> bool:
+        """Whether message `index`, after a turn part's COMMIT, still belongs to that part: its
+        wagon phase (a wagon moved, with its own COMMIT, or a PASS leaving it, which no COMMIT
+        follows), or the dragon's steps after scoring (V-DRAGON-AFTER-SCORING)."""
         message = self.messages[index]
         if message.type == "DEPLOY_MEEPLE":
             return ".wagon." in str(message.payload.get("meepleId", ""))
+        if message.type == "MOVE_NEUTRAL_FIGURE":
+            return str(message.payload.get("figureId", "")).startswith("dragon")
         if message.type == "COMMIT":
-            return self.before_kept[index] >= 0 and self._in_wagon_phase(self.before_kept[index])
+            return self.before_kept[index] >= 0 and self._in_closing_phase(self.before_kept[index])
         following = self._following(index)
         return (
             message.type == "PASS"
@@ -488,7 +491,7 @@ class DrawWalk:
         if not self.part_ended:
             return
         following = self._following(index)
-        if following is not None and self._in_wagon_phase(self.after_kept[index]):
+        if following is not None and self._in_closing_phase(self.after_kept[index]):
             return
         self.part_ended = False
         if (

@@ -153,6 +153,28 @@ def test_a_builders_second_part_after_another_players_wagon_pass() -> None:
     ]
 
 
+def test_a_builders_second_part_after_the_dragons_steps_after_scoring() -> None:
+    """V-DRAGON-AFTER-SCORING: the dragon steps after the part's COMMIT, before the part ends; Ann's
+    builder's tile is drawn after its last step."""
+
+    def step(player: int, x: int) -> dict[str, Any]:
+        return {
+            "type": "MOVE_NEUTRAL_FIGURE",
+            "payload": {"figureId": "dragon.1", "to": [x, 0]},
+            "player": player,
+        }
+
+    log = [place(0, "BA/RFr", 1, 0), commit(0), step(0, 5), step(1, 6), place(0, "BA/C", 2, 0), commit(0)]
+    log += [place(1, "BA/L", 3, 0), commit(1)]
+    plan = plan_draws(_wagons(log, TILES_ABCD))
+    assert [(d.tile, d.kind, d.after) for d in plan.draws] == [
+        ("BA/RFr", "turn", -1),
+        ("BA/C", "builder", 3),
+        ("BA/L", "turn", 5),
+        ("BA/Rr", "turn", 7),
+    ]
+
+
 def test_a_wagon_pass_by_the_player_whose_turn_ends_is_no_builder_part() -> None:
     wagon = deploy(0, 1, 0, "W", "Road", figure="wagon")
     log = [place(0, "BA/RFr", 1, 0), wagon, commit(0), pass_(0), place(1, "BA/C", 2, 0), commit(1)]
