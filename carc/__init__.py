@@ -34,9 +34,7 @@ from domain.bots import RandomBot, shuffled_pile
 from domain.commands import Command
 from domain.errors import RuleViolation, UserError
 from domain.moves import actor, legal_commands
-from domain.replay import ReplayError, Verdict
-from domain.replay import audit as _audit
-from domain.replay import replay as _replay
+from domain.replay import ReplayError, Verdict, audit as _audit, replay as _replay
 from domain.rules import RuleSet
 from projections.scores import score_report
 from projections.text import render_board

@@ -4,12 +4,9 @@ from __future__ import annotations
 
 import msgspec
 
-from domain.expansions.bridges import NAME as BRIDGES
-from domain.expansions.bridges import bridges
-from domain.expansions.castles import NAME as CASTLES
-from domain.expansions.castles import castles
-from domain.expansions.goods import NAME as GOODS
-from domain.expansions.goods import goods
+from domain.expansions.bridges import NAME as BRIDGES, bridges
+from domain.expansions.castles import NAME as CASTLES, castles
+from domain.expansions.goods import NAME as GOODS, goods
 from domain.state import GameState, segment_location
 
 

@@ -17,10 +17,8 @@ import xml.etree.ElementTree as ET
 from collections.abc import Sequence
 
 from domain.expansions import tower as tw
-from domain.expansions.bridges import NAME as BRIDGES
-from domain.expansions.bridges import bridges
-from domain.expansions.castles import NAME as CASTLES
-from domain.expansions.castles import castles
+from domain.expansions.bridges import NAME as BRIDGES, bridges
+from domain.expansions.castles import NAME as CASTLES, castles
 from domain.geometry import EDGE_BY_NAME, HALF_BY_NAME
 from domain.state import GameState, segment_location
 from domain.tiles import Kind, Segment, TileType

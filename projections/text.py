@@ -13,10 +13,8 @@ from __future__ import annotations
 
 from domain.board import Board
 from domain.expansions import tower as tw
-from domain.expansions.bridges import AXES, bridges
-from domain.expansions.bridges import NAME as BRIDGES
-from domain.expansions.castles import NAME as CASTLES
-from domain.expansions.castles import castles
+from domain.expansions.bridges import AXES, NAME as BRIDGES, bridges
+from domain.expansions.castles import NAME as CASTLES, castles
 from domain.geometry import Pos
 from domain.state import GameState
 from domain.tiles import CITY_EDGE, ROAD_EDGE, Kind

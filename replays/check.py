@@ -23,8 +23,7 @@ from msgspec.structs import replace
 
 from domain.aggregate import Game
 from domain.commands import Pass
-from domain.expansions.abbey import TILE as ABBEY
-from domain.expansions.abbey import PlaceAbbey
+from domain.expansions.abbey import TILE as ABBEY, PlaceAbbey
 from domain.moves import expected_step, legal_commands, legal_placements
 from domain.scoring import Award
 from domain.state import GameState, Phase

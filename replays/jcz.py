@@ -37,8 +37,7 @@ from domain.expansions.bazaars import Bid, Buy, ChooseBazaarTile, Sell
 from domain.expansions.bridges import PlaceBridge
 from domain.expansions.castles import ChooseCastle, ChooseCastleTarget, target_pending
 from domain.expansions.dragon import MoveDragon
-from domain.expansions.fairy import ON_TILE as FAIRY_ON_TILE
-from domain.expansions.fairy import MoveFairy
+from domain.expansions.fairy import ON_TILE as FAIRY_ON_TILE, MoveFairy
 from domain.expansions.portal_princess import RemoveKnight
 from domain.expansions.tower import (
     ON_TOWER,
@@ -57,56 +56,22 @@ from domain.state import GameState, feature_value
 from domain.tiles import TILES
 from replays.jcz_format import (
     Jcz4Save as Jcz4Save,
-)
-from replays.jcz_format import (
     Jcz4Setup as Jcz4Setup,
-)
-from replays.jcz_format import (
     Jcz4Slot as Jcz4Slot,
-)
-from replays.jcz_format import (
     JczAnnotations as JczAnnotations,
-)
-from replays.jcz_format import (
     JczDecision as JczDecision,
-)
-from replays.jcz_format import (
     JczDraw as JczDraw,
-)
-from replays.jcz_format import (
     JczError as JczError,
-)
-from replays.jcz_format import (
     JczMessage as JczMessage,
-)
-from replays.jcz_format import (
     JczOracle as JczOracle,
-)
-from replays.jcz_format import (
     JczPart as JczPart,
-)
-from replays.jcz_format import (
     JczPlayer as JczPlayer,
-)
-from replays.jcz_format import (
     JczPointer as JczPointer,
-)
-from replays.jcz_format import (
     JczRefused as JczRefused,
-)
-from replays.jcz_format import (
     JczSave as JczSave,
-)
-from replays.jcz_format import (
     JczScore as JczScore,
-)
-from replays.jcz_format import (
     JczSetup as JczSetup,
-)
-from replays.jcz_format import (
     JczStart as JczStart,
-)
-from replays.jcz_format import (
     JczTest as JczTest,
 )
 

@@ -36,8 +36,7 @@ from domain.expansions.bazaars import Bid, Buy, ChooseBazaarTile, Sell, bazaars
 from domain.expansions.bridges import PlaceBridge
 from domain.expansions.castles import ChooseCastle, ChooseCastleTarget
 from domain.expansions.dragon import MoveDragon
-from domain.expansions.fairy import ON_TILE as FAIRY_ON_TILE
-from domain.expansions.fairy import MoveFairy
+from domain.expansions.fairy import ON_TILE as FAIRY_ON_TILE, MoveFairy
 from domain.expansions.portal_princess import RemoveKnight
 from domain.expansions.tower import (
     ON_TOWER,

@@ -19,8 +19,7 @@ import pytest
 
 from domain.aggregate import Game
 from domain.commands import Deploy, Pass, PlaceTile
-from domain.expansions import abbey as ab
-from domain.expansions import builders as bd
+from domain.expansions import abbey as ab, builders as bd
 from domain.moves import Decision, expected_step
 from domain.replay import replay
 from domain.rules import RuleSet

@@ -16,9 +16,7 @@ from typer.testing import CliRunner
 from domain import events as ev
 from domain.bots import play_bot_game
 from domain.commands import Deploy, PlaceTile
-from domain.expansions import EVENT_TYPES
-from domain.expansions import bazaars as bz
-from domain.expansions import builders as bd
+from domain.expansions import EVENT_TYPES, bazaars as bz, builders as bd
 from domain.moves import legal_deployments
 from domain.replay import DECISIONS, ENGINE_RULES, ReplayError, audit, replay
 from domain.rules import RuleSet, audit_variants

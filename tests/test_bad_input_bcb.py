@@ -10,9 +10,7 @@ import pytest
 from domain.aggregate import Game
 from domain.commands import Command, Deploy, Pass, PlaceTile
 from domain.errors import RuleViolation
-from domain.expansions import bazaars as bz
-from domain.expansions import bridges as br
-from domain.expansions import castles as cs
+from domain.expansions import bazaars as bz, bridges as br, castles as cs
 from domain.rules import RuleSet
 from projections.board import board_view
 

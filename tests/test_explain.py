@@ -10,8 +10,7 @@ from typer.testing import CliRunner
 
 from domain import events as ev
 from domain.aggregate import Game
-from domain.expansions import bazaars as bz
-from domain.expansions import builders as bd
+from domain.expansions import bazaars as bz, builders as bd
 from domain.rules import ORDER_VARIANTS, ORDERS, Order
 from domain.store import open_store
 from projections.explain import explain_turn

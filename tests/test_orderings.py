@@ -17,8 +17,7 @@ import pytest
 from domain import events as ev
 from domain.aggregate import Game
 from domain.commands import Command, Deploy, Pass, PlaceTile
-from domain.expansions import bazaars as bz
-from domain.expansions import builders as bd
+from domain.expansions import bazaars as bz, builders as bd
 from domain.moves import expected_step, legal_commands
 from domain.rules import ORDER_VARIANTS, ORDERS, Order, RuleSet
 from domain.state import GameState

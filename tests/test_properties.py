@@ -11,8 +11,7 @@ from pathlib import Path
 from uuid import UUID
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from domain import events as ev
 from domain.aggregate import Game

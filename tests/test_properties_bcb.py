@@ -10,16 +10,12 @@ import tempfile
 from pathlib import Path
 from uuid import UUID
 
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from domain import events as ev
 from domain.aggregate import Game
 from domain.bots import play_bot_game
-from domain.expansions import bazaars as bz
-from domain.expansions import bridges as br
-from domain.expansions import builders as bd
-from domain.expansions import castles as cs
+from domain.expansions import bazaars as bz, bridges as br, builders as bd, castles as cs
 from domain.geometry import EDGE_OFFSETS
 from domain.rules import RuleSet
 from domain.state import GameState

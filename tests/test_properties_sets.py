@@ -16,8 +16,7 @@ from pathlib import Path
 from uuid import UUID
 
 import msgspec
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from domain import events as ev
 from domain.aggregate import Game
@@ -25,8 +24,7 @@ from domain.bots import RandomBot, play_bot_game, shuffled_pile
 from domain.commands import Command
 from domain.decide import decide
 from domain.errors import RuleViolation, UserError
-from domain.expansions import bazaars as bz
-from domain.expansions import tower as tw
+from domain.expansions import bazaars as bz, tower as tw
 from domain.moves import expected_step, legal_commands
 from domain.replay import replay
 from domain.rules import ORDERS, Order, RuleSet

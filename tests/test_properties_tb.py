@@ -11,16 +11,13 @@ from uuid import UUID
 
 import msgspec
 import pytest
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
+from hypothesis import HealthCheck, given, settings, strategies as st
 
 from domain import events as ev
 from domain.aggregate import Game
 from domain.bots import RandomBot, play_bot_game, shuffled_pile
 from domain.commands import Command, Deploy, Pass, PlaceTile
-from domain.expansions import bazaars as bz
-from domain.expansions import builders as bd
-from domain.expansions import goods as gd
+from domain.expansions import bazaars as bz, builders as bd, goods as gd
 from domain.moves import expected_step, legal_commands
 from domain.replay import replay
 from domain.rules import ORDERS, VARIANTS, Order, RuleSet

@@ -14,14 +14,12 @@ from uuid import UUID
 
 import msgspec
 import pytest
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
+from hypothesis import HealthCheck, given, settings, strategies as st
 from typer.testing import CliRunner
 
 from domain.bots import play_bot_game
 from domain.events import Event, TilePlaced
-from domain.expansions import EVENT_TYPES
-from domain.expansions import bazaars as bz
+from domain.expansions import EVENT_TYPES, bazaars as bz
 from domain.replay import events_through_turn, replay
 from domain.store import open_store
 from replays import records

@@ -12,9 +12,7 @@ from domain import events as ev
 from domain.aggregate import Game
 from domain.commands import Deploy, Pass, PlaceTile
 from domain.errors import RuleViolation
-from domain.expansions import abbey as ab
-from domain.expansions import castles as cs
-from domain.expansions import wagon as wg
+from domain.expansions import abbey as ab, castles as cs, wagon as wg
 from domain.moves import Decision, expected_step, legal_commands, legal_deployments, legal_placements
 from domain.replay import replay
 from domain.rules import RuleSet

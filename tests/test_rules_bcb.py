@@ -22,10 +22,7 @@ from domain import events as ev
 from domain.aggregate import Game
 from domain.commands import BridgeSpot, Command, Deploy, Pass, PlaceTile
 from domain.errors import RuleViolation
-from domain.expansions import bazaars as bz
-from domain.expansions import bridges as br
-from domain.expansions import builders as bd
-from domain.expansions import castles as cs
+from domain.expansions import bazaars as bz, bridges as br, builders as bd, castles as cs
 from domain.moves import Decision, expected_step, legal_commands, legal_deployments, legal_placements
 from domain.replay import replay
 from domain.rules import RuleSet

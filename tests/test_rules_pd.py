@@ -10,11 +10,7 @@ import pytest
 from domain.aggregate import Game
 from domain.commands import Deploy, Pass, PlaceTile
 from domain.errors import RuleViolation
-from domain.expansions import bazaars as bz
-from domain.expansions import castles as cs
-from domain.expansions import dragon as dg
-from domain.expansions import fairy as fy
-from domain.expansions import portal_princess as pp
+from domain.expansions import bazaars as bz, castles as cs, dragon as dg, fairy as fy, portal_princess as pp
 from domain.moves import Decision, expected_step, legal_commands
 from domain.replay import replay
 from domain.rules import RuleSet

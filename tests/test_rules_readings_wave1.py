@@ -16,11 +16,7 @@ from domain import events as ev
 from domain.aggregate import Game
 from domain.commands import Deploy, Pass, PlaceTile
 from domain.errors import RuleViolation
-from domain.expansions import dragon as dg
-from domain.expansions import fairy as fy
-from domain.expansions import portal_princess as pp
-from domain.expansions import tower as tw
-from domain.expansions import wagon as wg
+from domain.expansions import dragon as dg, fairy as fy, portal_princess as pp, tower as tw, wagon as wg
 from domain.moves import Decision, expected_step, legal_commands, legal_deployments
 from domain.provenance import rule_of
 from domain.replay import audit, replay

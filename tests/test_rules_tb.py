@@ -15,9 +15,7 @@ from domain import events as ev
 from domain.aggregate import Game
 from domain.commands import Deploy, Pass, PlaceTile
 from domain.errors import RuleViolation
-from domain.expansions import builders as bd
-from domain.expansions import castles as cs
-from domain.expansions import goods as gd
+from domain.expansions import builders as bd, castles as cs, goods as gd
 from domain.moves import expected_step, legal_commands, legal_deployments
 from domain.rules import RuleSet
 from domain.state import Phase

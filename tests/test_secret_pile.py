@@ -17,8 +17,7 @@ import pytest
 from domain import events as ev
 from domain.aggregate import Game
 from domain.bots import shuffled_pile
-from domain.expansions import SETS
-from domain.expansions import bazaars as bz
+from domain.expansions import SETS, bazaars as bz
 from domain.replay import ReplayError, replay
 from domain.rules import RuleSet
 from service.client import CarcClient, local_server

@@ -14,8 +14,7 @@ from uuid import UUID, uuid4
 import httpx
 import msgspec
 import pytest
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
+from hypothesis import HealthCheck, given, settings, strategies as st
 
 from domain.commands import Pass, PlaceTile
 from domain.events import Event

@@ -10,8 +10,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from domain import events as ev
-from domain import state as _state
+from domain import events as ev, state as _state
 from domain.catalogue import START_TILE
 from domain.commands import Deploy, Pass, PlaceTile
 from domain.expansions import (

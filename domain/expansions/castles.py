@@ -16,8 +16,15 @@ from domain.geometry import Pos
 from domain.moves import Decision, feature_handle, root_at
 from domain.part import Part, ext
 from domain.scoring import majority
-from domain.state import GameState, Phase, credit, feature_value, followers_gone, return_followers
-from domain.state import scored as scored_feature
+from domain.state import (
+    GameState,
+    Phase,
+    credit,
+    feature_value,
+    followers_gone,
+    return_followers,
+    scored as scored_feature,
+)
 from domain.tiles import Kind
 
 NAME: Final = "castles"

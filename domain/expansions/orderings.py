@@ -10,8 +10,7 @@ from __future__ import annotations
 from typing import Final, NamedTuple
 
 from domain.agenda import Entry
-from domain.expansions import bazaars as bz
-from domain.expansions import builders as bd
+from domain.expansions import bazaars as bz, builders as bd
 from domain.part import Part
 from domain.rules import Order
 from domain.state import GameState

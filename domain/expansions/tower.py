@@ -11,8 +11,7 @@ from domain import events as ev
 from domain.commands import Command
 from domain.errors import RuleViolation
 from domain.events import Event
-from domain.expansions import abbey as ab
-from domain.expansions import fairy
+from domain.expansions import abbey as ab, fairy
 from domain.expansions.portal_princess import MUST as PRINCESS_STEP
 from domain.geometry import Pos
 from domain.moves import Decision, expected_step, legal_deployments
