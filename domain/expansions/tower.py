@@ -326,9 +326,9 @@ class TowerPart(Part):
             to_supply(state, event.player, event.figure)
         else:
             assert isinstance(event, RansomPaid)
-            own.prisoners[event.jailer].remove((event.player, event.figure))
-            due = expected_step(state)  # of the state before the event
+            due = expected_step(state)  # the step it was paid at: the state is still the one before
             own.ransom_sitting = ransom_sitting(state, "" if due is None else due.step)
+            own.prisoners[event.jailer].remove((event.player, event.figure))
             to_supply(state, event.player, event.figure)
             version = event.originator_version
             credit(state, event.player, -RANSOM, "ransom", "R-TOWER-7", (("ransom", RANSOM),), -1, version)
