@@ -136,8 +136,10 @@ def turn_points(state: GameState, player: int) -> int:
     theirs still there (R-PD-5); on a tile (V-FAIRY-ON-TILE), 1 for each figure of theirs on it,
     as JCloisterZone counts."""
     by = fairy(state).by
-    if by is None or not _still_there(state, by):
-        return 0
+    return 0 if by is None or not _still_there(state, by) else _points(state, by, player)
+
+
+def _points(state: GameState, by: Spot, player: int) -> int:
     if by[2] == ON_TILE:
         return len(_figures_on(state, by[:2], player))
     return 1 if by[3] == player else 0
@@ -165,13 +167,12 @@ class FairyPart(Part):
         run of parts, a bazaar tile's included, but no abbey placed after the last tile."""
         by = fairy(state).by
         if by is not None and not _still_there(state, by):
-            fairy(state).by = None  # its follower left the board
-        if state.sitting != state.part_count or state.part == FINAL:
+            fairy(state).by = by = None  # its follower left the board
+        if by is None or state.sitting != state.part_count or state.part == FINAL:
             return
-        points = turn_points(state, state.current)
+        points = _points(state, by, state.current)
         if points:
-            by = fairy(state).by
-            rule = "V-FAIRY-ON-TILE" if by is not None and by[2] == ON_TILE else "R-PD-5"
+            rule = "V-FAIRY-ON-TILE" if by[2] == ON_TILE else "R-PD-5"
             credit(state, state.current, points, TURN, rule, (("fairy", points),), -1, state.version)
 
     def action_commands(self, state: GameState) -> list[Command]:
