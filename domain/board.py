@@ -81,6 +81,13 @@ class PlacedTile:
         return self.base + s if s >= 0 else -1
 
 
+def _rotations(tile: TileType, key: int, constraint: int) -> tuple[int, ...]:
+    """`rotations_fitting`, its table read here first (`key` is the tile's part of the table's
+    key): nearly every look-up finds it there, with no call into the plain-Python tiles module."""
+    fits = FITS.get(key | constraint)
+    return rotations_fitting(tile, constraint) if fits is None else fits
+
+
 class Board:
     __slots__ = (
         "at",
@@ -124,25 +131,17 @@ class Board:
         append = found.append
         # One table look-up per distinct constraint: the rotations that match there. Most groups
         # hold one or two positions, so plain loops beat comprehensions here.
-        get, key = FITS.get, tile.signature << 12
+        key = tile.signature << 12
         for constraint, positions in self.by_constraint.items():
-            fits = get(key | constraint)
-            if fits is None:
-                fits = rotations_fitting(tile, constraint)
+            fits = _rotations(tile, key, constraint)
             for x, y in positions:
                 for rotation in fits:
                     append((x, y, rotation))
         return found
 
     def fits_somewhere(self, tile: TileType) -> bool:
-        get, key = FITS.get, tile.signature << 12  # the table first, as in `placements`
-        for constraint in self.by_constraint:
-            fits = get(key | constraint)
-            if fits is None:
-                fits = rotations_fitting(tile, constraint)
-            if fits:
-                return True
-        return False
+        key = tile.signature << 12
+        return any(_rotations(tile, key, constraint) for constraint in self.by_constraint)
 
     def place(self, tile: TileType, pos: Pos, rotation: int) -> PlacedTile:
         """Put a tile down and merge its segments into the features around it.
