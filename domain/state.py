@@ -210,11 +210,11 @@ def next_tiles(state: GameState, count: int = 1) -> tuple[str, ...]:
     top = order[start : start + count]
     if not hooks or not any(part.held_back(state, t) for part in hooks for t in top):
         return top
-    rest = order[start:]
-    free = [t for t in rest if not any(part.held_back(state, t) for part in hooks)]
-    if len(free) < count:
-        free += [t for t in rest if any(part.held_back(state, t) for part in hooks)]
-    return tuple(free[:count])
+    free: list[str] = []
+    held: list[str] = []
+    for t in order[start:]:
+        (held if any(part.held_back(state, t) for part in hooks) else free).append(t)
+    return tuple([*free, *held][:count])
 
 
 def take_from_pile(state: GameState, tiles: Sequence[str]) -> None:
