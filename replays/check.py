@@ -26,7 +26,7 @@ from domain.commands import Pass
 from domain.expansions.abbey import TILE as ABBEY, PlaceAbbey
 from domain.moves import expected_step, legal_commands, legal_placements
 from domain.scoring import Award
-from domain.state import GameState, Phase
+from domain.state import TINY_CITY, GameState, Phase
 from replays.jcz import (
     JczDraw,
     JczError,
@@ -78,7 +78,6 @@ _NO_INCOMPLETE = frozenset(
     }
 )
 _EMPTY = ".empty"
-_TINY = ".tiny"
 # Our phases -> JCloisterZone's phase names, for `phase is …` assertions.
 _PHASE_NAMES = {Phase.PLACE: "TilePhase", Phase.ACTION: "ActionPhase", Phase.OVER: "GameOverPhase"}
 
@@ -180,8 +179,9 @@ def jcz_paths(paths: Iterable[str | Path]) -> list[Path]:
 def score_name(award: Award) -> str:
     """JCloisterZone's name for the points event an award corresponds to."""
     if award.category.endswith(_EMPTY):  # followers of no strength: never "incomplete"
+        category = award.category.removesuffix(_EMPTY)
         # named after the kind of feature alone: a tiny city's too (V-TINY-CITY)
-        return _SCORE_NAMES[award.category.removesuffix(_EMPTY).removesuffix(_TINY)] + _EMPTY
+        return _SCORE_NAMES["city" if category == TINY_CITY else category] + _EMPTY
     name = _SCORE_NAMES[award.category]
     return f"{name}.incomplete" if award.final and award.category not in _NO_INCOMPLETE else name
 
