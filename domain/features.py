@@ -8,18 +8,9 @@ to the features it touches, never to the size of the board.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from domain.tiles import Kind, TileType
 
 Figure = tuple[int, int, str]  # (player, segment id, kind of figure)
-
-# The strength of each kind of follower in a majority (R-BASE-6), a number or a function of the
-# feature; kinds of figure not listed here are not followers: they neither occupy a feature nor
-# count. Parts add their own kinds.
-FOLLOWER_STRENGTH: dict[str, int | Callable[[Feature], int]] = {"follower": 1}
-# Kinds of figure that are no followers but keep followers off their feature; parts add them.
-OCCUPIERS: set[str] = set()
 
 
 _NONE: list[int] = []  # what a feature without borders shares: never changed in place
@@ -59,21 +50,6 @@ class Feature:
         # Fields: segment ids of the cities they touch. Shared while empty: never changed in place.
         self.borders = borders
         self.marks = marks  # segment flags counted over the feature; shared while empty, as above
-
-    def followers(self) -> list[Figure]:
-        figures = self.figures
-        if not figures:
-            return []
-        strength = FOLLOWER_STRENGTH
-        return [f for f in figures if f[2] in strength]
-
-    def occupied(self) -> bool:
-        """A follower is on it (R-BASE-4), or a figure that keeps followers off."""
-        figures = self.figures
-        if not figures:
-            return False
-        strength = FOLLOWER_STRENGTH
-        return any(f[2] in strength or f[2] in OCCUPIERS for f in figures)
 
     def absorb(self, other: Feature) -> None:
         self.tiles |= other.tiles

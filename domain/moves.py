@@ -40,9 +40,15 @@ def _expected_step(state: GameState) -> Decision | None:
     if phase in (Phase.ACTION, Phase.ACTION_DONE, Phase.INTERLUDE, Phase.START, Phase.PART_OVER):
         for part in state.hooks["pending"]:
             decision = part.pending(state)
-            if decision is not None:
+            if decision is not None and not (part.yields_to and _yielded(state, part)):
                 return decision
     return None
+
+
+def _yielded(state: GameState, part: Part) -> bool:
+    """Whether a part `part` yields to has a decision pending: that one comes first."""
+    named = state.tables.named
+    return any(name in named and named[name].pending(state) is not None for name in part.yields_to)
 
 
 def actor(state: GameState) -> int | None:
@@ -163,7 +169,7 @@ def unoccupied_locations(state: GameState) -> list[str]:
         found = memo["unoccupied"] = [
             name
             for name, sid, kind in placed.locations()
-            if kind not in skipped and not feature(sid).occupied()
+            if kind not in skipped and not state.occupied(feature(sid))
         ]
     return found
 
@@ -183,7 +189,7 @@ def own_follower_locations(state: GameState, figure: str, kinds: tuple[Kind, ...
         if kind not in kinds:
             continue
         feature = graph.feature(sid)
-        if any(p == me for p, _, _ in feature.followers()) and not any(
+        if any(p == me for p, _, _ in state.followers(feature)) and not any(
             p == me and k == figure for p, _, k in feature.figures
         ):
             found.append(name)

@@ -55,6 +55,7 @@ class FigureKind(NamedTuple):
 @mypyc_attr(allow_interpreted_subclasses=True)
 class Part:
     name: ClassVar[str] = ""
+    rank: ClassVar[int] = 0  # where its hooks run among the parts in play: lowest first
     events: ClassVar[tuple[type[Event], ...]] = ()
     commands: ClassVar[tuple[type[Command], ...]] = ()
     figures: ClassVar[dict[str, FigureKind]] = {}
@@ -69,6 +70,11 @@ class Part:
     command_steps: ClassVar[dict[type[Command], tuple[tuple[str, ...], str]]] = {}
     command_names: ClassVar[dict[type[Command], str]] = {}
     step_names: ClassVar[dict[str, str]] = {}  # its decision steps as error messages name them
+    # Decision steps of its own that belong to the turn's action: what may be done in the action
+    # step may be done there too (a ransom while a knight is owed).
+    action_steps: ClassVar[tuple[str, ...]] = ()
+    # Parts (by name) whose pending decision, when they have one, comes before this part's.
+    yields_to: ClassVar[tuple[str, ...]] = ()
     # Its events that are a player's decision: how each becomes its command again (replays), and
     # the rule cited when the event `decide` gives differs from the recorded one.
     decisions: ClassVar[dict[type[Event], tuple[Callable[[Any], tuple[int, Command]], str]]] = {}
@@ -111,9 +117,9 @@ class Part:
     def after_scoring(self, state: GameState, version: int) -> None:
         """The turn part's completions scored."""
 
-    def plan(self, state: GameState) -> list[Entry]:
-        """Agenda items that follow the turn part just scored."""
-        return []
+    def plan(self, state: GameState, planned: list[Entry]) -> None:
+        """Add the agenda items that follow the turn part just scored to `planned` (what the parts
+        before this one planned): where among them is the part's business."""
 
     def final_feature(self, state: GameState, feature: Feature, version: int) -> bool:
         """True if this part scored a feature at the game's end instead of the base rules."""
@@ -141,6 +147,24 @@ class Part:
         """How a feature bordering a farm counts for it at the end, if this part decides:
         (the name it is counted under, its value)."""
         return None
+
+    def turn_points(self, state: GameState, player: int) -> int:
+        """Points this part gives `player` as a turn of theirs opens (before anything is asked)."""
+        return 0
+
+    def asks_before_turn(self, state: GameState, step: str) -> bool:
+        """Whether this part's decision step `step`, asked now, is asked before a turn begins (so
+        it counts as part of the turn to come)."""
+        return False
+
+    def opens_part(self, entry: Entry) -> bool:
+        """Whether this agenda item of the part starts a turn part of the same player (another
+        part may start it with another tile: `begin_queued`)."""
+        return False
+
+    def begin_queued(self, state: GameState, entry: Entry, tile_id: str, from_pile: bool) -> None:
+        """The turn part `entry` opens starts with `tile_id` (the pile's, or another part's)."""
+        raise NotImplementedError(entry.item)
 
     # ---- setting up
     def start_tile(self) -> str | None:
@@ -245,15 +269,39 @@ HOOKS: tuple[str, ...] = tuple(
 )
 
 
+class PartTables:
+    """What the core looks up about the parts of a game: computed once per combination of parts
+    and shared by its games (never changed), so the registry fills no table of the core's."""
+
+    __slots__ = ("events", "figures", "hooks", "named", "occupiers", "steps", "strength")
+
+    def __init__(self, parts: tuple[Part, ...]) -> None:
+        # For each hook, the parts (in their order) that override it. A hook left alone means "no
+        # change", so the core skips those parts: with every set in play most parts override few
+        # hooks, and the calls saved are on every turn's path.
+        self.hooks: dict[str, tuple[Part, ...]] = {
+            name: tuple(part for part in parts if getattr(type(part), name) is not getattr(Part, name))
+            for name in HOOKS
+        }
+        self.named: dict[str, Part] = {part.name: part for part in parts}
+        self.events: dict[type[Event], Part] = {t: part for part in parts for t in part.events}
+        self.steps: dict[str, Part] = {step: part for part in parts for step in part.pass_steps.values()}
+        self.figures: dict[str, Part] = {figure: part for part in parts for figure in part.figures}
+        # The strength of each kind of follower in a majority (R-BASE-6), a number or a function of
+        # the feature; kinds of figure not listed are no followers: they neither occupy nor count.
+        strength: dict[str, int | Callable[[Feature], int]] = {"follower": 1}
+        for part in parts:
+            strength.update((figure, kind.strength) for figure, kind in part.figures.items() if kind.follower)
+        self.strength = strength
+        # Kinds of figure that are no followers but keep followers off their feature.
+        self.occupiers: frozenset[str] = frozenset(
+            figure for part in parts for figure, kind in part.figures.items() if kind.occupies
+        )
+
+
 @functools.cache  # one table per combination of parts, shared by its games: never changed
-def hook_table(parts: tuple[Part, ...]) -> dict[str, tuple[Part, ...]]:
-    """For each hook, the parts (in their order) that override it. A hook left alone means "no
-    change", so the core skips those parts: with every set in play most parts override few hooks,
-    and the calls saved are on every turn's path."""
-    return {
-        name: tuple(part for part in parts if getattr(type(part), name) is not getattr(Part, name))
-        for name in HOOKS
-    }
+def part_tables(parts: tuple[Part, ...]) -> PartTables:
+    return PartTables(parts)
 
 
 def ext(state: GameState, name: str) -> Any:

@@ -193,7 +193,7 @@ def audit_variants(rules: RuleSet, parts: Collection[str] | None = None) -> dict
     """Every other reading a recorded game can be re-checked under, by name; given the parts in
     play (`parts`), the variants of parts out of the game are left out."""
     found: dict[str, RuleSet] = {}
-    if parts is None or "orderings" in parts:  # the orders rank the steps of bcb's and tb's parts
+    if parts is None or "bazaars" in parts:  # the orders place a bazaar against a builder's tile
         for order in ORDERS:
             if order != rules.order:
                 found[ORDER_VARIANTS[order]] = msgspec.structs.replace(rules, order=order)

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import msgspec
 
 from domain.board import Board
-from domain.features import FOLLOWER_STRENGTH, Feature
+from domain.features import Feature
 from domain.tiles import KIND_NAMES, Kind
 
 Parts = tuple[tuple[str, int], ...]
@@ -26,11 +28,11 @@ class Award(msgspec.Struct, frozen=True, kw_only=True):
     final: bool = False
 
 
-def majority(feature: Feature) -> list[int]:
+def majority(feature: Feature, strength: dict[str, int | Callable[[Feature], int]]) -> list[int]:
     """Players with the greatest follower strength on the feature; all of them score it (R-BASE-6).
-    Nobody does when no follower there has any strength (R-AM-4)."""
+    Nobody does when no follower there has any strength (R-AM-4). `strength`: each kind of
+    follower's, a number or a function of the feature."""
     counts: dict[int, int] = {}
-    strength = FOLLOWER_STRENGTH
     for player, _, kind in feature.figures:
         if kind in strength:
             each = strength[kind]

@@ -18,9 +18,9 @@ from uuid import UUID
 from domain import events as ev
 from domain.agenda import Entry
 from domain.board import Board, PlacedTile
-from domain.features import FOLLOWER_STRENGTH, Feature
+from domain.features import Feature, Figure
 from domain.geometry import neighbour, opposite
-from domain.part import hook_table
+from domain.part import PartTables, part_tables
 from domain.rules import RuleSet
 from domain.scoring import Award, Parts, category, completed_value, incomplete_value, majority
 from domain.tiles import WILD_EDGE, Kind, TileType, tile
@@ -43,6 +43,7 @@ class Phase(StrEnum):
 
 UNSET: Any = object()  # a memo's "not computed yet", where None is an answer
 NORMAL = "normal"  # the kind of turn part a drawn tile starts; parts add their own kinds
+FINAL_PART = "final"  # the kind of turn part a part opens once the game's end has begun
 TINY_CITY = "city.tiny"  # the award category of a city V-TINY-CITY scores
 
 
@@ -73,6 +74,7 @@ class GameState:
         "scores",
         "sitting",
         "supply",
+        "tables",
         "tile",
         "turn",
         "turn_player",
@@ -86,7 +88,8 @@ class GameState:
         self.expansions: tuple[str, ...] = ()
         self.rules = RuleSet()
         self.parts: tuple[Part, ...] = ()  # the parts of the sets in play, in the registry's order
-        self.hooks: dict[str, tuple[Part, ...]] = hook_table(())  # of those, who overrides each hook
+        self.tables: PartTables = part_tables(())  # what the core looks up about those parts
+        self.hooks: dict[str, tuple[Part, ...]] = self.tables.hooks  # of those, who overrides each hook
         self.figure_owners: dict[str, Part] = {}  # each kind of figure the parts bring -> its part
         self.ext: dict[str, Any] = {}  # each part's own slice of the state, by its name
         self.draw_order: tuple[str, ...] = ()
@@ -139,6 +142,27 @@ class GameState:
         """Whether the part `name` is in play."""
         return name in self.ext
 
+    def followers(self, feature: Feature) -> list[Figure]:
+        """The followers on a feature: figures with a strength in a majority (R-BASE-6)."""
+        figures = feature.figures
+        if not figures:
+            return []
+        strength = self.tables.strength
+        return [f for f in figures if f[2] in strength]
+
+    def occupied(self, feature: Feature) -> bool:
+        """A follower is on it (R-BASE-4), or a figure that keeps followers off."""
+        figures = feature.figures
+        if not figures:
+            return False
+        tables = self.tables
+        strength, occupiers = tables.strength, tables.occupiers
+        return any(f[2] in strength or f[2] in occupiers for f in figures)
+
+    def majority(self, feature: Feature) -> list[int]:
+        """The players who score a feature (R-BASE-6)."""
+        return majority(feature, self.tables.strength)
+
     def completions(self) -> list[Feature]:
         """Features completed in this part: by the tile placed, or by the parts' pieces (R-BASE-5)."""
         placed, segments, found = self.completed
@@ -160,7 +184,7 @@ def evolve(state: GameState, event: ev.Event) -> None:
     """Apply one event. Trusts it: see the module docstring."""
     handler = _HANDLERS.get(type(event))
     if handler is None:
-        _OWNERS[type(event)].apply(state, event)
+        state.tables.events[type(event)].apply(state, event)
     else:
         handler(state, event)
     state.version = event.originator_version
@@ -174,8 +198,9 @@ def _started(state: GameState, e: ev.GameStarted) -> None:
     state.expansions = e.expansions
     state.rules = e.rules
     state.parts = parts_for(e.expansions, e.rules.without)
-    state.hooks = hook_table(state.parts)
-    state.figure_owners = {figure: part for part in state.parts for figure in part.figures}
+    state.tables = part_tables(state.parts)
+    state.hooks = state.tables.hooks
+    state.figure_owners = state.tables.figures
     state.draw_order = e.draw_order
     n = len(e.players)
     state.supply = [e.rules.followers] * n
@@ -297,7 +322,7 @@ def _passed(state: GameState, e: ev.Passed) -> None:
     if e.step == "deploy":
         state.phase = Phase.ACTION_DONE
         return
-    _STEP_OWNERS[e.step].passed(state, e.step)
+    state.tables.steps[e.step].passed(state, e.step)
 
 
 def _turn_ended(state: GameState, e: ev.TurnEnded) -> None:
@@ -319,7 +344,7 @@ def _turn_ended(state: GameState, e: ev.TurnEnded) -> None:
         part.after_scoring(state, version)
     plan: list[Entry] = []
     for part in hooks["plan"]:
-        plan += part.plan(state)
+        part.plan(state, plan)
     state.agenda[:0] = plan
     state.phase = Phase.PART_OVER
 
@@ -341,7 +366,7 @@ def _game_ended(state: GameState, e: ev.GameEnded) -> None:
     for feature in board.graph.figured():
         if any(part.final_feature(state, feature, version) for part in hooks["final_feature"]):
             continue
-        if feature.occupied():
+        if state.occupied(feature):
             if feature.kind == Kind.FIELD:
                 value, score_parts = farm_value(state, feature)
             else:
@@ -408,9 +433,9 @@ def award(
     scored as `kind` (by default the feature's own); with followers of no strength only, each of
     their players is told it scored nothing (R-AM-4)."""
     kind = kind or category(feature)
-    owners = majority(feature)
+    owners = state.majority(feature)
     if not owners:
-        for player in sorted({p for p, _, _ in feature.followers()}):
+        for player in sorted({p for p, _, _ in state.followers(feature)}):
             credit(state, player, 0, f"{kind}.empty", rule, (), feature.id, version, final)
     for player in owners:
         points, player_parts, player_rule = value, parts, rule
@@ -463,7 +488,7 @@ def return_followers(state: GameState, feature: Feature, keep: frozenset[int] = 
     stays = []
     for figure in feature.figures:
         player, _, kind = figure
-        if kind not in FOLLOWER_STRENGTH or player in keep:
+        if kind not in state.tables.strength or player in keep:
             stays.append(figure)
         elif kind == "follower":
             state.supply[player] += 1
@@ -520,7 +545,7 @@ def return_stranded(state: GameState, feature: Feature, kind: str) -> None:
     """Figures of `kind` (that stay only beside their owner's follower) whose owner has no follower
     left on the feature go back to supply."""
     if any(k == kind for _, _, k in feature.figures):
-        owners = frozenset(p for p, _, _ in feature.followers())
+        owners = frozenset(p for p, _, _ in state.followers(feature))
         stranded = frozenset(p for p, _, k in feature.figures if k == kind and p not in owners)
         if stranded:
             return_figures(state, feature, kind, stranded)
@@ -560,6 +585,3 @@ _HANDLERS: dict[type[ev.Event], Callable[[GameState, Any], None]] = {
     ev.TurnEnded: _turn_ended,
     ev.GameEnded: _game_ended,
 }
-# Each part's events and steps, by type and name: filled as games start (the registry's parts).
-_OWNERS: dict[type[ev.Event], Part] = {}
-_STEP_OWNERS: dict[str, Part] = {}

@@ -65,5 +65,17 @@ def is_live(state: GameState, entry: Entry) -> bool:
     return item_owner(state, entry).is_live(state, entry)
 
 
+def queued_part(state: GameState) -> tuple[Part, Entry] | None:
+    """The turn part an agenda item opens, when it is what comes next (dead items aside), live or
+    not: a part may open it with a tile of its own even when no tile is left for it."""
+    for entry in state.agenda:
+        owner = item_owner(state, entry)
+        if owner.opens_part(entry):
+            return owner, entry
+        if owner.is_live(state, entry):
+            return None
+    return None
+
+
 def first_live(state: GameState) -> Entry | None:
     return next((entry for entry in state.agenda if is_live(state, entry)), None)

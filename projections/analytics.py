@@ -34,7 +34,7 @@ from domain import events as ev
 from domain.aggregate import Game
 from domain.expansions import bazaars as bz
 from domain.rules import RuleSet
-from domain.scoring import category, majority
+from domain.scoring import category
 from domain.state import GameState, feature_value
 from domain.store import GameStore
 
@@ -169,7 +169,7 @@ def game_rows(events: Sequence[ev.Event]) -> Rows:
                         "kind": category(feature),
                         "size": len(feature.tiles),
                         "points": feature_value(state, feature, completed=True)[0],
-                        "players": [names[p] for p in majority(feature)],
+                        "players": [names[p] for p in state.majority(feature)],
                     }
                 )
         if isinstance(event, bz.BazaarTileChosen | bz.BidRaised):

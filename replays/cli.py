@@ -22,10 +22,11 @@ import typer
 from rich.console import Console
 from rich.text import Text
 
-from domain.defaults import DEFAULT_DB, DEFAULT_NAMES, SET_CODES
+from domain.defaults import DEFAULT_DB, DEFAULT_NAMES
 from domain.errors import RuleViolation, UserError
 from domain.names import name_problem
 from domain.rules import ORDERS, VARIANTS, RuleSet
+from domain.sets import SET_CODES
 from replays.tables import Cell, Column, Row, printable, show_table
 
 # Each command imports what only it needs (the store's engine, the PostgreSQL driver, Parquet,

@@ -16,7 +16,7 @@ import msgspec
 from litestar import Request
 from litestar.openapi.plugins import JsonRenderPlugin
 
-from domain.defaults import SET_CODES
+from domain.sets import SET_CODES
 from projections.scores import ScoreReport
 from service.schema import (
     MAX_INT64,

@@ -120,7 +120,7 @@ class Problem(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
 
 
 def legal_moves(game: Game) -> tuple[AnyCommand, ...]:
-    return tuple(legal_commands(game.state))  # type: ignore[arg-type]
+    return tuple(legal_commands(game.state))
 
 
 def deciding_seat(game: Game) -> int:
@@ -149,7 +149,7 @@ def move_answer(game: Game, events: tuple[Event, ...]) -> MoveAnswer:
     return MoveAnswer(
         game=game.id,
         version=game.version,
-        events=events,  # type: ignore[arg-type]
+        events=events,
         over=game.over,
         current=deciding_seat(game),
         scores=tuple(state.scores),

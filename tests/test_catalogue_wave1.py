@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from domain.catalogue import SET_ORDER
 from domain.geometry import EDGE_NAMES, HALF_NAMES
+from domain.sets import SET_CODES as SET_ORDER
 from domain.tiles import TILES, Kind, Segment, TileType, draw_pile
 
 WAVE1 = ("ic", "river", "am", "pd", "tower")

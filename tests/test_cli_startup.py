@@ -57,7 +57,7 @@ def test_a_command_on_the_store_still_loads_its_engine(tmp_path: Path, command: 
 
 def test_help_does_not_load_the_sets() -> None:
     # The rules of every set (tiles, parts, hooks) are the CLI's largest import; `--help` names
-    # the sets from `domain.defaults.SET_CODES` instead.
+    # the sets from the registry's list (`domain.sets`), which loads none of them.
     done = subprocess.run(
         [sys.executable, "-c", "import sys, replays.cli; print('domain.expansions' in sys.modules)"],
         capture_output=True,
@@ -67,8 +67,19 @@ def test_help_does_not_load_the_sets() -> None:
     assert done.stdout.strip() == "False"
 
 
-def test_the_cheap_list_of_sets_is_the_registry_s() -> None:
-    from domain.defaults import SET_CODES
+def test_the_registry_s_list_loads_no_set() -> None:
+    probe = "import sys, domain.sets; print([m for m in sys.modules if m.startswith('domain.')])"
+    done = subprocess.run(
+        [sys.executable, "-c", probe],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert done.stdout.strip() == "['domain.sets']"
+
+
+def test_the_loaded_parts_are_the_registry_s_sets() -> None:
     from domain.expansions import SETS
+    from domain.sets import SET_CODES
 
     assert tuple(SETS) == SET_CODES

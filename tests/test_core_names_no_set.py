@@ -74,6 +74,23 @@ def test_the_word_check_can_fail() -> None:
     assert not _WORD.search("inner field")  # 'inn' inside a word is not the inn
 
 
+PARTS_DIR = DOMAIN / "expansions"
+_IMPORTS_A_PART = re.compile(r"^\s*(from|import) domain\.expansions\b", re.M)
+
+
+@pytest.mark.parametrize("module", sorted(p.name for p in PARTS_DIR.glob("*.py") if p.name != "__init__.py"))
+def test_a_part_reaches_no_other_part(module: str) -> None:
+    """A part reaches another only through the core's hooks: importing one would tie the sets'
+    modules into one import circle (the registry imports them all)."""
+    text = (PARTS_DIR / module).read_text(encoding="utf-8")
+    assert not _IMPORTS_A_PART.search(text), f"{module} imports domain.expansions"
+
+
+def test_the_part_import_check_can_fail() -> None:
+    assert _IMPORTS_A_PART.search("x = 1\nfrom domain.expansions import abbey as ab\n")
+    assert not _IMPORTS_A_PART.search("from domain.state import GameState\n")
+
+
 def test_every_part_is_a_part_and_named_once() -> None:
     names = [p.name for p in PARTS]
     assert len(names) == len(set(names))

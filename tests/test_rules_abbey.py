@@ -175,17 +175,20 @@ def test_R_AM_4_a_mayors_strength_is_its_citys_pennants() -> None:
 
 
 def test_R_AM_4_strength_against_followers() -> None:
+    from domain.expansions import PARTS
     from domain.features import Feature
+    from domain.part import part_tables
     from domain.scoring import majority
     from domain.tiles import Kind
 
+    strength = part_tables(PARTS).strength
     city = Feature(0, Kind.CITY, 0, 0, 2)
     city.figures = [(ANN, 0, "mayor"), (BOB, 1, "follower"), (BOB, 2, "follower")]
-    assert majority(city) == [ANN, BOB]  # two pennants against two knights
+    assert majority(city, strength) == [ANN, BOB]  # two pennants against two knights
     city.pennants = 3
-    assert majority(city) == [ANN]
+    assert majority(city, strength) == [ANN]
     city.pennants = 0
-    assert majority(city) == [BOB]
+    assert majority(city, strength) == [BOB]
 
 
 def test_R_AM_4_a_mayor_goes_on_cities_only() -> None:
@@ -270,7 +273,7 @@ def test_R_AM_6_a_barn_goes_on_a_crossing_of_four_fields_and_sends_its_farmers_h
     assert game.state.supply[ANN] == 7  # the farmer is home
     field = game.state.board.graph.feature(game.state.board.at[(1, 1)].segment("Nw+Ne+En+Es+Se+Sw+Ws+Wn"))
     assert [k for _, _, k in field.figures] == ["barn"]
-    assert field.occupied()  # no farmer may join it now
+    assert game.state.occupied(field)  # no farmer may join it now
     replay(game.pending)
 
 

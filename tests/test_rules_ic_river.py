@@ -15,8 +15,10 @@ from domain.aggregate import Game
 from domain.bots import play_bot_game, shuffled_pile
 from domain.commands import Deploy, Pass, PlaceTile
 from domain.errors import RuleViolation
+from domain.expansions import PARTS
 from domain.features import Feature
 from domain.moves import legal_deployments, legal_placements
+from domain.part import part_tables
 from domain.scoring import majority
 from domain.state import Phase
 from domain.tiles import TILES, Kind
@@ -126,9 +128,9 @@ def test_R_IC_5_the_large_follower_is_deployed_scored_and_returned_like_a_follow
 def test_R_IC_5_the_large_follower_counts_as_two_in_a_majority() -> None:
     feature = Feature(0, Kind.CITY, 0, 0, 0)
     feature.figures = [(ANN, 0, "big"), (BOB, 1, "follower")]
-    assert majority(feature) == [ANN]
+    assert majority(feature, part_tables(PARTS).strength) == [ANN]
     feature.figures.append((BOB, 2, "follower"))
-    assert majority(feature) == [ANN, BOB]  # two against two: both score
+    assert majority(feature, part_tables(PARTS).strength) == [ANN, BOB]  # two against two: both score
 
 
 def test_R_IC_5_no_large_follower_without_the_set() -> None:

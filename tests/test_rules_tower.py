@@ -87,7 +87,7 @@ def test_R_TOWER_4_a_raised_tower_takes_a_follower_in_its_row_or_column_within_i
     own = tw.towers(game.state)
     assert own.prisoners == [[], [(ANN, "follower")]]
     assert game.state.supply == [6, 7]
-    assert not any(f.followers() for f in game.state.board.graph.roots())
+    assert not any(game.state.followers(f) for f in game.state.board.graph.roots())
 
 
 def test_R_TOWER_4_out_of_reach_and_passing() -> None:

@@ -18,8 +18,9 @@ what meets it. Clauses, separated by ``;``:
   roads of a crossing): where a wagon may roll on to under V-WAGON-C1;
 * a clause of one word (``bazaar``, ``volcano``…) is a tag of the whole tile.
 
-The sets' codes are what users type (`--expansions base,bcb,tb`); `SET_ORDER` fixes the order
-tiles are listed in, so a seeded shuffle of the pile stays the same as sets are added.
+The sets' codes are what users type (`--expansions base,bcb,tb`); the registry's order
+(`domain.sets`) is the order tiles are listed in, so a seeded shuffle of the pile stays the same
+as sets are added.
 Blank lines and lines starting with ``#`` are ignored.
 """
 
@@ -28,16 +29,17 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Final
 
+from domain.sets import SET_CODES
+
 START_TILE: Final = "BA/RCr"
 
-SET_ORDER: Final = ("base", "bcb", "tb", "ic", "river", "am", "pd", "tower")
 
 _HERE = Path(__file__).parent
 
 
 def _read() -> dict[str, str]:
     found = {}
-    for code in SET_ORDER:
+    for code in SET_CODES:
         path = _HERE / f"{code}.tiles"
         if path.exists():
             found[code] = path.read_text(encoding="utf-8")

@@ -1,76 +1,40 @@
-"""The registry: every part of every set, in the fixed order the core calls their hooks.
+"""The parts of every set in the registry (`domain.sets`), loaded: the order the core calls them
+in, their events and commands, and the parts a game with given sets plays.
 
-A set (what users name with `--expansions`) brings one or more parts; a part is a module of this
-package exposing `PART`, a `domain.part.Part`. Adding a set means writing its part modules, its
-catalogue file (`domain/catalogue/<code>.tiles`), and one line in `SETS` below, plus its events and
-commands in the two unions (which are the file format and the service's command schema).
+Each rules module of a set exposes `PARTS`; a part reaches the core only, never another part
+(what parts share is the core's: its hooks, its agenda, its state). This module imports them all,
+so code that only needs the sets' codes reads `domain.sets` instead.
 """
 
 from __future__ import annotations
 
-from typing import Final
+import importlib
+from typing import TYPE_CHECKING, Final, Union
 
-from domain import events as ev, state as _state
+from domain import events as ev
 from domain.catalogue import START_TILE
-from domain.commands import Deploy, Pass, PlaceTile
-from domain.expansions import (
-    abbey,
-    barn,
-    bazaars,
-    bridges,
-    builders,
-    castles,
-    dragon,
-    fairy,
-    goods,
-    inns_cathedrals,
-    mayor,
-    orderings,
-    pigs,
-    portal_princess,
-    river,
-    tower,
-    wagon,
-)
-from domain.features import FOLLOWER_STRENGTH, OCCUPIERS
+from domain.commands import Command, Deploy, Pass, PlaceTile
 from domain.part import Part
+from domain.sets import SETS as _ENTRIES
 
-# Hooks run in this order. The ordering policy plans last, once every part has had its say.
-PARTS: Final[tuple[Part, ...]] = (
-    bridges.PART,
-    tower.PART,  # a capture, then the dragon, are decided before any castle (JCloisterZone's order)
-    dragon.PART,
-    portal_princess.PORTAL_PART,
-    portal_princess.PRINCESS_PART,
-    castles.PART,
-    bazaars.PART,
-    builders.PART,
-    pigs.PART,
-    goods.PART,
-    inns_cathedrals.INNS,
-    inns_cathedrals.CATHEDRALS,
-    inns_cathedrals.BIG_FOLLOWER,
-    river.PART,
-    mayor.PART,
-    wagon.PART,  # a wagon moves at the end of its turn part, before the next turn's abbey
-    # After castles (a castle's end is none of its business), before the barn: at the end, the
-    # farmers of a barn's field score their points and the fairy's before the barn takes the field.
-    fairy.PART,
-    barn.PART,
-    abbey.PART,
-    orderings.PART,
+
+def _load(module: str) -> tuple[Part, ...]:
+    parts: tuple[Part, ...] = importlib.import_module(f"domain.expansions.{module}").PARTS
+    return parts
+
+
+_MODULES: Final = tuple(dict.fromkeys(m for entry in _ENTRIES for m in entry.modules))
+_BY_MODULE: Final = {module: _load(module) for module in _MODULES}
+
+# Hooks run in this order (each part's rank).
+PARTS: Final[tuple[Part, ...]] = tuple(
+    sorted((part for parts in _BY_MODULE.values() for part in parts), key=lambda part: part.rank)
 )
 
-# Set code -> the parts it brings. The base game is the core itself.
+# Set code -> the names of the parts it brings. The base game is the core itself.
 SETS: Final[dict[str, tuple[str, ...]]] = {
-    "base": (),
-    "bcb": ("bridges", "castles", "bazaars", "orderings"),
-    "tb": ("builders", "pigs", "goods", "orderings"),
-    "ic": ("inns", "cathedrals", "big_follower"),
-    "river": ("river",),
-    "tower": ("tower",),
-    "am": ("abbey", "mayor", "wagon", "barn"),
-    "pd": ("fairy", "dragon", "portal", "princess"),
+    entry.code: tuple(part.name for module in entry.modules for part in _BY_MODULE[module])
+    for entry in _ENTRIES
 }
 
 BY_NAME: Final = {part.name: part for part in PARTS}
@@ -93,86 +57,20 @@ def arrange_pile(expansions: tuple[str, ...], pile: list[str]) -> None:
         part.arrange(pile)
 
 
-GameEvent = (
-    ev.GameStarted
-    | ev.TileDrawn
-    | ev.TileDiscarded
-    | ev.TilePlaced
-    | ev.FollowerDeployed
-    | ev.Passed
-    | ev.TurnEnded
-    | ev.GameEnded
-    | bridges.BridgePlaced
-    | castles.CastleBuilt
-    | castles.CastleTargetChosen
-    | builders.BuilderTurnGranted
-    | builders.BuilderTurnTaken
-    | bazaars.BazaarOpened
-    | bazaars.BazaarTilesTakenFaceDown
-    | bazaars.BazaarRevealed
-    | bazaars.BazaarDeferred
-    | bazaars.BazaarResumed
-    | bazaars.BazaarDropped
-    | bazaars.BazaarTileChosen
-    | bazaars.BidRaised
-    | bazaars.TileBought
-    | bazaars.TileSold
-    | bazaars.BazaarTileAssigned
-    | bazaars.BazaarTileTaken
-    | tower.TowerPiecePlaced
-    | tower.FollowerCaptured
-    | tower.PrisonersExchanged
-    | tower.TowerGuarded
-    | tower.RansomPaid
-    | abbey.AbbeyPlayed
-    | wagon.WagonMoved
-    | fairy.FairyMoved
-    | dragon.DragonMoved
-    | portal_princess.KnightRemoved
-)
-"""Every event a game can record: the file format and what the store keeps."""
-
-AnyCommand = (
-    PlaceTile
-    | Deploy
-    | Pass
-    | bridges.PlaceBridge
-    | castles.ChooseCastle
-    | castles.ChooseCastleTarget
-    | bazaars.ChooseBazaarTile
-    | bazaars.Bid
-    | bazaars.Buy
-    | bazaars.Sell
-    | tower.PlaceTowerPiece
-    | tower.CaptureFollower
-    | tower.GuardTower
-    | tower.PayRansom
-    | tower.ExchangePrisoner
-    | abbey.PlaceAbbey
-    | wagon.MoveWagon
-    | fairy.MoveFairy
-    | dragon.MoveDragon
-    | portal_princess.RemoveKnight
-)
-"""Every command a player can give."""
-
 EVENT_TYPES: Final[dict[str, type[ev.Event]]] = {
     cls.__name__: cls for cls in (*ev.CORE_EVENTS, *(t for part in PARTS for t in part.events))
 }
+COMMAND_TYPES: Final[tuple[type[Command], ...]] = (
+    PlaceTile,
+    Deploy,
+    Pass,
+    *dict.fromkeys(t for part in PARTS for t in part.commands),
+)
 
-
-def _register() -> None:
-    """Tell the core whose events, steps and figures these are."""
-    for part in PARTS:
-        for event_type in part.events:
-            _state._OWNERS[event_type] = part
-        for step in part.pass_steps.values():
-            _state._STEP_OWNERS[step] = part
-        for figure, kind in part.figures.items():
-            if kind.follower:
-                FOLLOWER_STRENGTH[figure] = kind.strength
-            if kind.occupies:
-                OCCUPIERS.add(figure)
-
-
-_register()
+if TYPE_CHECKING:
+    GameEvent = ev.Event
+    AnyCommand = Command
+else:  # the tagged unions msgspec decodes: the file format, the store and the service's schema
+    GameEvent = Union[tuple(EVENT_TYPES.values())]  # noqa: UP007
+    AnyCommand = Union[COMMAND_TYPES]  # noqa: UP007
+"""Every event a game can record, and every command a player can give."""

@@ -12,17 +12,15 @@ from domain import events as ev
 from domain.commands import Command
 from domain.errors import RuleViolation
 from domain.events import Event
-from domain.expansions import builders as bd
 from domain.geometry import Pos
 from domain.moves import Decision
 from domain.part import Part, ext
-from domain.state import GameState, Phase, begin_part, begin_turn
+from domain.state import FINAL_PART, GameState, Phase, begin_part, begin_turn
 from domain.tiles import TILES, TileType
-from domain.turns import first_live
+from domain.turns import first_live, queued_part
 
 NAME: Final = "abbey"
 TILE: Final = next(t.id for t in TILES.values() if "abbey" in t.tags)
-FINAL: Final = "abbey-final"  # the kind of turn part an abbey placed at the game's end is played in
 
 
 class AbbeyPlayed(Event, frozen=True, kw_only=True):
@@ -69,9 +67,10 @@ def _builder_offer(state: GameState) -> int | None:
     the pile empty (JCZ-ABBEY-BUILDER)."""
     if state.phase != Phase.PART_OVER:
         return None
-    due = bd.second_part_due(state)
-    if due is None:
+    queued = queued_part(state)
+    if queued is None:
         return None
+    due = queued[1]
     own = abbeys(state)
     if state.pile_left == 0 and own.final:
         return None  # the end's asking has begun: no builder's part comes back
@@ -130,6 +129,7 @@ def _asked_again(state: GameState, own: Abbeys, n: int) -> int | None:
 
 class AbbeyPart(Part):
     name = NAME
+    rank = 190
     events = (AbbeyPlayed,)
     commands = (PlaceAbbey,)
     steps = {"abbey": "R-AM-2"}
@@ -162,16 +162,19 @@ class AbbeyPart(Part):
     def apply(self, state: GameState, event: Event) -> None:
         assert isinstance(event, AbbeyPlayed)
         own = abbeys(state)
-        builder_part = _builder_offer(state) is not None
+        queued = queued_part(state) if _builder_offer(state) is not None else None
         own.held[event.player] = False
-        if builder_part:
-            bd.begin_second_part(state, event.player, TILE, False)  # JCZ-ABBEY-BUILDER
+        if queued is not None:
+            queued[0].begin_queued(state, queued[1], TILE, False)  # JCZ-ABBEY-BUILDER
         elif state.pile_left > 0:
             begin_turn(state, event.player, TILE, False)
         else:
             own.final.add(event.player)
             own.last_asked = event.player
-            begin_part(state, event.player, FINAL, TILE, False)
+            begin_part(state, event.player, FINAL_PART, TILE, False)
+
+    def asks_before_turn(self, state: GameState, step: str) -> bool:
+        return step == NAME and offered_before_a_turn(state)
 
     def may_refuse(self, state: GameState, held: TileType) -> bool:
         return held.id == TILE
@@ -218,3 +221,4 @@ class AbbeyPart(Part):
 
 
 PART = AbbeyPart()
+PARTS = (PART,)

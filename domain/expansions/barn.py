@@ -64,6 +64,7 @@ def _send_home(state: GameState, field: Feature) -> None:
 
 class BarnPart(Part):
     name = NAME
+    rank = 180
     figures = {FIGURE: FigureKind(follower=False, strength=0, rule="R-AM-6", occupies=True)}
     unblockable = True  # JCloisterZone lets a barn go even on the dragon's tile
 
@@ -107,12 +108,12 @@ class BarnPart(Part):
         for root in sorted(fields):
             field = graph.feature(root)
             new_barn = any(k == FIGURE and sid in own_segments for _, sid, k in field.figures)
-            if new_barn and field.occupied():
+            if new_barn and state.occupied(field):
                 value, parts = farm_value(state, field)
                 award(state, field, value, parts, "R-AM-6", version, final=False, kind="farm.barn-placed")
                 scored(state, field)
                 _send_home(state, field)
-            elif _has_barn(field) and field.followers():
+            elif _has_barn(field) and state.followers(field):
                 self._connected(state, field, version, final=False)
 
     @staticmethod
@@ -137,7 +138,7 @@ class BarnPart(Part):
         """A barn's field pays its barns' owners 4 a city, 5 a castle, pigs aside (R-AM-6)."""
         if feature.kind != Kind.FIELD or not _has_barn(feature):
             return False
-        if feature.followers():
+        if state.followers(feature):
             self._connected(state, feature, version, final=True)
         cities, castles = _counts(farm_value(state, feature)[1])
         parts: Parts = (("cities", cities), ("castles", castles)) if castles else (("cities", cities),)
@@ -150,3 +151,4 @@ class BarnPart(Part):
 
 
 PART = BarnPart()
+PARTS = (PART,)

@@ -1,14 +1,15 @@
 """Bazaars (Bridges, Castles and Bazaars; R-BAZAAR-*): after a bazaar tile is placed, as many tiles as
 players are revealed and auctioned, then each player plays the tile they got.
 
-Every step is an event (R-BAZAAR-9). When the bazaar is held relative to a builder's second
-tile is the ordering's business (`domain.expansions.orderings`); this part holds it.
+Every step is an event (R-BAZAAR-9). When the bazaar is held relative to another turn part its
+host earned in the same part (Traders & Builders' second tile) is the ordering's business
+(RULES.md 6): one planning rule, four policies (`POLICIES`), each a reading (V-ORDER-*).
 """
 
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import Final
+from typing import Final, NamedTuple
 
 from domain import events as ev
 from domain.agenda import Entry
@@ -17,8 +18,9 @@ from domain.errors import RuleViolation
 from domain.events import Event
 from domain.moves import Decision
 from domain.part import Part, ext
-from domain.rules import ORDER_VARIANTS, RuleSet
+from domain.rules import ORDER_VARIANTS, Order, RuleSet
 from domain.state import GameState, Phase, begin_part, credit, next_tiles, pop_agenda, take_from_pile
+from domain.turns import item_owner
 
 NAME: Final = "bazaars"
 PART_KIND: Final = "bazaar"  # the kind of turn part a bought tile is played in
@@ -33,6 +35,42 @@ DEFER: Final = "defer"  # BazaarDeferred
 DROP: Final = "drop"  # BazaarDropped
 # Items that belong to a bazaar round: while one is pending, a new bazaar cannot start now.
 ROUND_ITEMS: Final = frozenset({AUCTION, FACEDOWN, REVEAL, TILE, ROUND_END})
+
+
+class OrderPolicy(NamedTuple):
+    """Where a bazaar goes against a turn part its host earned in the same part (RULES.md 6)."""
+
+    bazaar_first: bool  # the auction comes before the host's extra part (V-ORDER-HIG)
+    face_down: bool  # the bazaar's tiles leave the pile before the extra part (V-ORDER-FACEDOWN)
+    drop_in_round: bool  # a bazaar arising inside a round is dropped, not deferred (V-ORDER-JCZ)
+
+
+POLICIES: Final[dict[Order, OrderPolicy]] = {
+    "hig": OrderPolicy(bazaar_first=True, face_down=False, drop_in_round=False),
+    "builder-first": OrderPolicy(bazaar_first=False, face_down=False, drop_in_round=False),
+    "facedown": OrderPolicy(bazaar_first=False, face_down=True, drop_in_round=False),
+    "jcz": OrderPolicy(bazaar_first=False, face_down=False, drop_in_round=True),
+}
+
+
+def plan_bazaar(
+    policy: OrderPolicy, player: int, in_round: bool, planned: list[Entry], extra: int | None
+) -> None:
+    """Put the bazaar `player` placed into the plan of what follows their part; `extra` is where
+    the plan holds a turn part they earned too (None: no such part)."""
+    if in_round:
+        planned.insert(0, Entry(DROP if policy.drop_in_round else DEFER, player))
+    elif extra is None:
+        planned.append(Entry(AUCTION, player))
+    elif policy.bazaar_first:
+        planned.insert(extra, Entry(AUCTION, player))
+    elif policy.face_down:
+        # Face down only matters when a tile of the host's comes between taking and revealing;
+        # without one the bazaar is held as any other, so a log without the conflict reads the same.
+        planned.insert(extra + 1, Entry(REVEAL, player))
+        planned.insert(extra, Entry(FACEDOWN, player))
+    else:
+        planned.insert(extra + 1, Entry(AUCTION, player))
 
 
 class BazaarOpened(Event, frozen=True, kw_only=True):
@@ -310,6 +348,7 @@ _ORDERED = (BazaarTilesTakenFaceDown, BazaarRevealed, BazaarDeferred, BazaarResu
 
 class BazaarsPart(Part):
     name = NAME
+    rank = 70
     events = (
         BazaarOpened,
         BazaarTilesTakenFaceDown,
@@ -372,6 +411,12 @@ class BazaarsPart(Part):
 
     def begin_part(self, state: GameState) -> None:
         bazaars(state).placed = False
+
+    def plan(self, state: GameState, planned: list[Entry]) -> None:
+        if not bazaars(state).placed:
+            return
+        extra = next((i for i, e in enumerate(planned) if item_owner(state, e).opens_part(e)), None)
+        plan_bazaar(POLICIES[state.rules.order], state.current, in_round(state), planned, extra)
 
     def tile_placed(self, state: GameState, placed: object) -> None:
         tile = state.placed
@@ -603,3 +648,4 @@ def _check_bid(state: GameState, player: int, amount: int, high: int) -> None:
 
 
 PART = BazaarsPart()
+PARTS = (PART,)

@@ -197,6 +197,7 @@ def lay(state: GameState, pos: Pos, axis: str) -> int:
 
 class BridgesPart(Part):
     name = NAME
+    rank = 10
     events = (BridgePlaced,)
     commands = (PlaceBridge,)
     command_steps = {PlaceBridge: (("action",), "R-BRIDGE-6")}
@@ -323,3 +324,4 @@ class BridgesPart(Part):
 
 
 PART = BridgesPart()
+PARTS = (PART,)

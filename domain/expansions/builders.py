@@ -14,7 +14,6 @@ from domain.moves import own_follower_locations
 from domain.part import FigureKind, Part, ext
 from domain.state import GameState, begin_part, next_tiles, pop_agenda, return_stranded, take_from_pile
 from domain.tiles import Kind
-from domain.turns import is_live
 
 NAME: Final = "builders"
 FIGURE: Final = "builder"
@@ -50,24 +49,6 @@ def builders(state: GameState) -> Builders:
     return found
 
 
-def earned(state: GameState) -> bool:
-    return state.has(NAME) and builders(state).earned
-
-
-def second_part_due(state: GameState) -> Entry | None:
-    """The builder's second part, when it is what comes next: its item first on the agenda, dead
-    items aside. With the pile empty its tile is never taken (R-TB-3a), but JCloisterZone still
-    opens the part, to offer the player their abbey there (JCZ-ABBEY-BUILDER)."""
-    if not state.has(NAME):
-        return None
-    for entry in state.agenda:
-        if entry.item == TAKE:
-            return entry
-        if is_live(state, entry):
-            return None
-    return None
-
-
 def begin_second_part(state: GameState, player: int, tile_id: str, from_pile: bool) -> None:
     """The builder's second part starts with `tile_id`: the pile's top, or the player's abbey."""
     pop_agenda(state, TAKE)
@@ -78,6 +59,7 @@ def begin_second_part(state: GameState, player: int, tile_id: str, from_pile: bo
 
 class BuildersPart(Part):
     name = NAME
+    rank = 65  # before the bazaar, which plans its auction around the builder's second part
     events = (BuilderTurnGranted, BuilderTurnTaken)
     figures = {FIGURE: FigureKind(follower=False, strength=0, rule="R-TB-2")}
     items = (GRANT, TAKE)
@@ -140,6 +122,19 @@ class BuildersPart(Part):
             assert isinstance(event, BuilderTurnTaken)
             begin_second_part(state, event.player, event.tile, True)
 
+    def plan(self, state: GameState, planned: list[Entry]) -> None:
+        if builders(state).earned:  # R-TB-3
+            planned += (Entry(GRANT, state.current), Entry(TAKE, state.current))
+
+    def opens_part(self, entry: Entry) -> bool:
+        """The builder's second part. With the pile empty its tile is never taken (R-TB-3a), but
+        JCloisterZone still opens the part, to offer the player their abbey there
+        (JCZ-ABBEY-BUILDER): another part may open it with its own tile."""
+        return entry.item == TAKE
+
+    def begin_queued(self, state: GameState, entry: Entry, tile_id: str, from_pile: bool) -> None:
+        begin_second_part(state, entry.player, tile_id, from_pile)
+
     def is_live(self, state: GameState, entry: Entry) -> bool:
         return entry.item != TAKE or state.pile_left > 0  # R-TB-3a
 
@@ -152,3 +147,4 @@ class BuildersPart(Part):
 
 
 PART = BuildersPart()
+PARTS = (PART,)

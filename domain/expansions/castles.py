@@ -15,7 +15,6 @@ from domain.features import Feature
 from domain.geometry import Pos
 from domain.moves import Decision, feature_handle, root_at
 from domain.part import Part, ext
-from domain.scoring import majority
 from domain.state import (
     GameState,
     Phase,
@@ -162,7 +161,7 @@ def offer(state: GameState) -> tuple[int, int] | None:
             continue
         decided = own.choices.get(feature.id, set())
         # A knight of no strength (a mayor without pennants) still decides (seed 004's reading).
-        owners = majority(feature) or sorted({p for p, _, _ in feature.followers()})
+        owners = state.majority(feature) or sorted({p for p, _, _ in state.followers(feature)})
         for k in range(n):
             player = (state.current + k) % n
             if player in owners and player not in decided and own.left[player] > 0:
@@ -184,7 +183,7 @@ def _asked_in_turn_order(state: GameState, own: Castles) -> tuple[int, list[int]
         (feature.id, followers[0][0])
         for feature in state.completions()
         if castle_base(state.board, feature, state.rules.castle_ends, own.roots) is not None
-        and len(followers := feature.followers()) == 1
+        and len(followers := state.followers(feature)) == 1
     ]
     for k in range(start, n):
         player = (first + k) % n
@@ -231,7 +230,7 @@ def target_pending(state: GameState) -> tuple[int, list[Feature]] | None:
 
 
 def owners_of(state: GameState, castle: Castle) -> list[int]:
-    return sorted({p for p, _, _ in state.board.graph.feature(castle.feature).followers()})
+    return sorted({p for p, _, _ in state.followers(state.board.graph.feature(castle.feature))})
 
 
 def _on_offer(state: GameState) -> list[int]:
@@ -249,6 +248,7 @@ def _on_offer(state: GameState) -> list[int]:
 
 class CastlesPart(Part):
     name = NAME
+    rank = 60
     events = (CastleBuilt, CastleTargetChosen)
     commands = (ChooseCastle, ChooseCastleTarget)
     steps = {"castle": "R-CASTLE-3", "castle-target": "R-CASTLE-7"}
@@ -349,7 +349,7 @@ class CastlesPart(Part):
             if castle.scored:  # a castle scores once (R-CASTLE-7)
                 continue
             feature = state.board.graph.feature(castle.feature)
-            owners = majority(feature)
+            owners = state.majority(feature)
             for player in owners:
                 credit(
                     state, player, value, "castle", "R-CASTLE-6", (("feature", value),), feature.id, version
@@ -373,11 +373,11 @@ class CastlesPart(Part):
         of no strength are told, as when a castle scores in the game (R-AM-4)."""
         if feature.id not in castles(state).roots:
             return False
-        owners = majority(feature)
+        owners = state.majority(feature)
         for player in owners:
             credit(state, player, 0, "castle", "R-CASTLE-10", (("castle", 0),), feature.id, version, True)
         if not owners:
-            for player in sorted({p for p, _, _ in feature.followers()}):
+            for player in sorted({p for p, _, _ in state.followers(feature)}):
                 credit(state, player, 0, "castle.empty", "R-CASTLE-10", (), feature.id, version, True)
         return_followers(state, feature)
         return True
@@ -468,3 +468,4 @@ class CastlesPart(Part):
 
 
 PART = CastlesPart()
+PARTS = (PART,)

@@ -14,7 +14,6 @@ from domain import events as ev
 from domain.commands import Command
 from domain.errors import RuleViolation
 from domain.events import Event
-from domain.expansions import wagon
 from domain.geometry import EDGE_OFFSETS, Pos
 from domain.moves import Decision
 from domain.part import Part, ext
@@ -101,6 +100,8 @@ def _eat(state: GameState, pos: Pos) -> None:
 
 class DragonPart(Part):
     name = NAME
+    rank = 30
+    yields_to = ("wagon",)  # after scoring, the scored features' wagons move first (JCloisterZone's order)
     events = (DragonMoved,)
     commands = (MoveDragon,)
     steps = {"dragon": "R-PD-4"}
@@ -154,8 +155,6 @@ class DragonPart(Part):
         phases = (Phase.PART_OVER,) if after else (Phase.ACTION, Phase.ACTION_DONE)
         if state.phase not in phases or not steps(state):
             return None
-        if after and state.has(wagon.NAME) and wagon.PART.pending(state) is not None:
-            return None  # the scored features' wagons move first (JCloisterZone's order)
         mover = (state.current + len(dragon(state).visited)) % len(state.players)
         return Decision("dragon", mover)
 
@@ -195,3 +194,4 @@ class DragonPart(Part):
 
 
 PART = DragonPart()
+PARTS = (PART,)

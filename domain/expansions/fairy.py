@@ -12,11 +12,10 @@ from domain import events as ev
 from domain.commands import Command
 from domain.errors import RuleViolation
 from domain.events import Event
-from domain.expansions.abbey import FINAL
 from domain.features import Feature
 from domain.part import Part, ext
 from domain.rules import RuleSet
-from domain.state import GameState, Phase, credit, segment_location
+from domain.state import FINAL_PART, GameState, Phase, credit, segment_location
 
 NAME: Final = "fairy"
 TURN: Final = "fairy.turn"  # the award categories, named as JCloisterZone names them
@@ -63,7 +62,7 @@ def _followers(state: GameState, player: int) -> list[Spot]:
     board = state.board
     found = []
     for feature in board.graph.figured():  # most of a big board holds no figure
-        for owner, sid, figure in feature.followers():
+        for owner, sid, figure in state.followers(feature):
             if owner == player:
                 found.append((*segment_location(board, sid), owner, figure))
     if state.has("tower"):
@@ -147,6 +146,7 @@ def _points(state: GameState, by: Spot, player: int) -> int:
 
 class FairyPart(Part):
     name = NAME
+    rank = 170
     events = (FairyMoved,)
     commands = (MoveFairy,)
     command_steps = {MoveFairy: (("action",), "R-PD-5")}
@@ -168,12 +168,15 @@ class FairyPart(Part):
         by = fairy(state).by
         if by is not None and not _still_there(state, by):
             fairy(state).by = by = None  # its follower left the board
-        if by is None or state.sitting != state.part_count or state.part == FINAL:
+        if by is None or state.sitting != state.part_count or state.part == FINAL_PART:
             return
         points = _points(state, by, state.current)
         if points:
             rule = "V-FAIRY-ON-TILE" if by[2] == ON_TILE else "R-PD-5"
             credit(state, state.current, points, TURN, rule, (("fairy", points),), -1, state.version)
+
+    def turn_points(self, state: GameState, player: int) -> int:
+        return turn_points(state, player)
 
     def action_commands(self, state: GameState) -> list[Command]:
         return [
@@ -222,13 +225,13 @@ class FairyPart(Part):
             return
         board = state.board
         if by[2] == ON_TILE:
-            for player, sid, _ in feature.followers():
+            for player, sid, _ in state.followers(feature):
                 if segment_location(board, sid)[:2] == by[:2]:
                     rule = "V-FAIRY-ON-TILE"
                     credit(state, player, 3, COMPLETED, rule, (("fairy", 3),), feature.id, version, final)
                     return
             return
-        for player, sid, figure in feature.followers():
+        for player, sid, figure in state.followers(feature):
             if (*segment_location(board, sid), player, figure) == by:
                 credit(state, player, 3, COMPLETED, "R-PD-5", (("fairy", 3),), feature.id, version, final)
                 return
@@ -237,7 +240,7 @@ class FairyPart(Part):
         self._bonus(state, feature, state.version + 1, final=False)
 
     def final_feature(self, state: GameState, feature: Feature, version: int) -> bool:
-        if feature.occupied():
+        if state.occupied(feature):
             self._bonus(state, feature, version, final=True)
         return False
 
@@ -255,9 +258,10 @@ class FairyPart(Part):
         except KeyError:
             return
         if board.graph.find(sid) == feature.id and not any(
-            (*segment_location(board, s), p, f) == own.by for p, s, f in feature.followers()
+            (*segment_location(board, s), p, f) == own.by for p, s, f in state.followers(feature)
         ):
             own.by = None
 
 
 PART = FairyPart()
+PARTS = (PART,)

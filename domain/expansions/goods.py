@@ -36,6 +36,7 @@ def majorities(held: list[dict[str, int]]) -> list[tuple[int, str, int]]:
 
 class GoodsPart(Part):
     name = NAME
+    rank = 100
 
     def start(self, state: GameState, event: ev.GameStarted) -> None:
         state.ext[NAME] = [{} for _ in event.players]
@@ -56,3 +57,4 @@ class GoodsPart(Part):
 
 
 PART = GoodsPart()
+PARTS = (PART,)

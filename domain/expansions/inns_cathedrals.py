@@ -25,8 +25,11 @@ class MarkedFeature(Part):
     """A road or city holding a marked segment (an inn, a cathedral) is worth `per` more when
     completed, for each tile and what `counted` adds, and nothing when unfinished at the end."""
 
-    def __init__(self, name: str, kind: Kind, mark: str, counted: Callable[[Feature], int]) -> None:
+    def __init__(
+        self, name: str, rank: int, kind: Kind, mark: str, counted: Callable[[Feature], int]
+    ) -> None:
         self.name = name  # type: ignore[misc]  # one class, two parts: each names itself
+        self.rank = rank  # type: ignore[misc]
         self.kind = kind
         self.mark = mark
         self.counted = counted
@@ -47,6 +50,7 @@ class MarkedFeature(Part):
 
 class BigFollowerPart(Part):
     name = "big_follower"
+    rank = 130
     figures = {BIG: FigureKind(follower=True, strength=2, rule="R-IC-5")}
 
     def start(self, state: GameState, event: ev.GameStarted) -> None:
@@ -64,6 +68,9 @@ class BigFollowerPart(Part):
 
 
 # R-IC-2, R-IC-3: an inn's road, one more a tile; R-IC-4: a cathedral's city, one more a tile and a pennant.
-INNS = MarkedFeature("inns", Kind.ROAD, "inn", lambda road: len(road.tiles))
-CATHEDRALS = MarkedFeature("cathedrals", Kind.CITY, "cathedral", lambda city: len(city.tiles) + city.pennants)
+INNS = MarkedFeature("inns", 110, Kind.ROAD, "inn", lambda road: len(road.tiles))
+CATHEDRALS = MarkedFeature(
+    "cathedrals", 120, Kind.CITY, "cathedral", lambda city: len(city.tiles) + city.pennants
+)
 BIG_FOLLOWER = BigFollowerPart()
+PARTS = (INNS, CATHEDRALS, BIG_FOLLOWER)

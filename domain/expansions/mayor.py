@@ -21,6 +21,7 @@ def _strength(city: Feature) -> int:
 
 class MayorPart(Part):
     name = NAME
+    rank = 150
     figures = {FIGURE: FigureKind(follower=True, strength=_strength, rule="R-AM-4")}
 
     def start(self, state: GameState, event: ev.GameStarted) -> None:
@@ -40,3 +41,4 @@ class MayorPart(Part):
 
 
 PART = MayorPart()
+PARTS = (PART,)

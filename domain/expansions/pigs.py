@@ -20,6 +20,7 @@ FIGURE: Final = "pig"
 
 class PigsPart(Part):
     name = NAME
+    rank = 90
     figures = {FIGURE: FigureKind(follower=False, strength=0, rule="R-TB-5")}
 
     def start(self, state: GameState, event: ev.GameStarted) -> None:
@@ -52,3 +53,4 @@ class PigsPart(Part):
 
 
 PART = PigsPart()
+PARTS = (PART,)

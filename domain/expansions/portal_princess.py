@@ -12,7 +12,7 @@ from domain import events as ev
 from domain.commands import Command
 from domain.errors import RuleViolation
 from domain.events import Event
-from domain.features import FOLLOWER_STRENGTH, Feature
+from domain.features import Feature
 from domain.moves import Decision
 from domain.part import Part
 from domain.rules import RuleSet
@@ -37,6 +37,7 @@ def _open(state: GameState, feature: Feature) -> bool:
 
 class PortalPart(Part):
     name = "portal"
+    rank = 40
 
     def start(self, state: GameState, event: ev.GameStarted) -> None:
         state.ext[self.name] = None
@@ -45,7 +46,7 @@ class PortalPart(Part):
         """Through a portal: any unfinished, unoccupied feature on another tile, the dragon's
         aside (R-PD-7)."""
         placed = state.placed
-        if placed is None or PORTAL not in placed.tile.tags or figure not in FOLLOWER_STRENGTH:
+        if placed is None or PORTAL not in placed.tile.tags or figure not in state.tables.strength:
             return []
         if (state.supply if figure == "follower" else state.ext["figures"][figure])[state.current] == 0:
             return []
@@ -64,7 +65,7 @@ class PortalPart(Part):
                 if (
                     kind in kinds
                     and feature.id not in castles
-                    and not feature.occupied()
+                    and not state.occupied(feature)
                     and _open(state, feature)
                 ):
                     found.append((tile.pos[0], tile.pos[1], name))
@@ -99,7 +100,7 @@ def _knights(state: GameState) -> list[tuple[int, int, str, int, str]]:
     found = []
     for index, seg in enumerate(placed.tile.segments):
         if seg.kind == Kind.CITY and PRINCESS in seg.flags:
-            for owner, sid, figure in graph.feature(placed.base + index).followers():
+            for owner, sid, figure in state.followers(graph.feature(placed.base + index)):
                 found.append((*segment_location(state.board, sid), owner, figure))
     return sorted(set(found))
 
@@ -123,9 +124,11 @@ class Princess:
 
 class PrincessPart(Part):
     name = "princess"
+    rank = 50
     events = (KnightRemoved,)
     commands = (RemoveKnight,)
     steps = {MUST: "V-PRINCESS-MUST"}
+    action_steps = (MUST,)
     step_names = {MUST: "a knight sent home by the princess"}
     command_steps = {RemoveKnight: (("action", MUST), "R-PD-6")}
     command_names = {RemoveKnight: "send a knight home"}
@@ -197,3 +200,4 @@ class PrincessPart(Part):
 
 PORTAL_PART = PortalPart()
 PRINCESS_PART = PrincessPart()
+PARTS = (PORTAL_PART, PRINCESS_PART)

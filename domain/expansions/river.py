@@ -60,6 +60,7 @@ def _continuation_free(at: Mapping[Pos, object], pos: Pos, edge: int) -> bool:
 
 class RiverPart(Part):
     name = NAME
+    rank = 140
 
     def start(self, state: GameState, event: ev.GameStarted) -> None:
         state.ext[NAME] = None
@@ -104,3 +105,4 @@ class RiverPart(Part):
 
 
 PART = RiverPart()
+PARTS = (PART,)

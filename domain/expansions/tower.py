@@ -11,8 +11,6 @@ from domain import events as ev
 from domain.commands import Command
 from domain.errors import RuleViolation
 from domain.events import Event
-from domain.expansions import abbey as ab, fairy
-from domain.expansions.portal_princess import MUST as PRINCESS_STEP
 from domain.geometry import Pos
 from domain.moves import Decision, expected_step, legal_deployments
 from domain.part import Part, ext
@@ -142,7 +140,7 @@ def targets(state: GameState, pos: Pos) -> list[Target]:
     for feature in graph.figured():
         if feature.id in castles:
             continue
-        for player, sid, figure in feature.followers():
+        for player, sid, figure in state.followers(feature):
             x, y = board.tiles[graph.segment_tile[sid]].pos
             if (x == pos[0] or y == pos[1]) and abs(x - pos[0]) + abs(y - pos[1]) <= height:
                 found.append((x, y, board.tiles[graph.segment_tile[sid]].location(sid), player, figure))
@@ -152,12 +150,23 @@ def targets(state: GameState, pos: Pos) -> list[Target]:
     return sorted(found)
 
 
+def _before_a_turn(state: GameState, step: str) -> bool:
+    """Whether `step` is asked before a turn begins (an abbey offered before a turn, or at the
+    game's end), so belongs to the turn to come."""
+    return any(part.asks_before_turn(state, step) for part in state.hooks["asks_before_turn"])
+
+
+def _in_action(state: GameState, step: str) -> bool:
+    """Whether `step` is a part's step within the turn's action (a knight the princess owes)."""
+    return any(step in part.action_steps for part in state.parts)
+
+
 def ransom_sitting(state: GameState, step: str) -> int:
     """The turn a ransom paid now, at `step`, falls in, for JCloisterZone's one a turn:
     `state.sitting` (a builder's second part goes on its turn, a bazaar tile's part is a turn of
     its own), but an abbey offered before a turn, or at the game's end, already belongs to the
     turn to come."""
-    if step == ab.NAME and ab.offered_before_a_turn(state):
+    if _before_a_turn(state, step):
         return state.part_count + 1
     return state.sitting
 
@@ -170,9 +179,10 @@ def _ransom_refused(state: GameState, payer: int, step: str) -> str | None:
     if towers(state).ransom_sitting == ransom_sitting(state, step):
         return "a ransom was paid in this turn already"
     score = state.scores[payer]
-    if step == ab.NAME and state.pile_left > 0 and state.has(fairy.NAME) and ab.offered_before_a_turn(state):
-        # JCloisterZone opens the turn with the fairy's point, then offers the abbey.
-        score += fairy.turn_points(state, payer)
+    if state.pile_left > 0 and _before_a_turn(state, step):
+        # JCloisterZone opens the turn with what it gives as a turn opens (the fairy's point),
+        # then asks what it asks before the turn (the abbey).
+        score += sum(part.turn_points(state, payer) for part in state.hooks["turn_points"])
     if score < RANSOM:
         return f"a score of {score} cannot pay a ransom of {RANSOM}"
     return None
@@ -196,6 +206,7 @@ def _ransoms(state: GameState, me: int, step: str) -> list[Command]:
 
 class TowerPart(Part):
     name = NAME
+    rank = 20
     events = (TowerPiecePlaced, FollowerCaptured, PrisonersExchanged, TowerGuarded, RansomPaid)
     commands = (PlaceTowerPiece, CaptureFollower, GuardTower, PayRansom, ExchangePrisoner)
     steps = {"capture": "R-TOWER-4", "exchange": "R-TOWER-6"}
@@ -206,7 +217,7 @@ class TowerPart(Part):
         GuardTower: (("action",), "R-TOWER-8"),
         # While V-PRINCESS-MUST's knight is owed the turn's action goes on (JCloisterZone's action
         # phase): a ransom may be paid then too.
-        PayRansom: (("action", PRINCESS_STEP), "R-TOWER-7"),
+        PayRansom: (("action",), "R-TOWER-7"),
         CaptureFollower: (("capture",), "R-TOWER-4"),
         ExchangePrisoner: (("exchange",), "R-TOWER-6"),
     }
@@ -267,13 +278,18 @@ class TowerPart(Part):
         return found
 
     def step_commands(self, state: GameState, step: str) -> list[Command]:
-        if step != PRINCESS_STEP and not state.rules.ransom_any_step:
+        if not (state.rules.ransom_any_step or _in_action(state, step)):
             return []
         due = expected_step(state)
         return [] if due is None else _ransoms(state, due.player, step)
 
     def answers_any_step(self, state: GameState, command: Command) -> bool:
-        return isinstance(command, PayRansom) and state.rules.ransom_any_step  # JCZ-RANSOM-ANY-STEP
+        if not isinstance(command, PayRansom):
+            return False
+        if state.rules.ransom_any_step:  # JCZ-RANSOM-ANY-STEP
+            return True
+        due = expected_step(state)  # R-TOWER-7: during the action, a step within it included
+        return due is not None and _in_action(state, due.step)
 
     @staticmethod
     def _follower_kinds(state: GameState) -> list[str]:
@@ -471,3 +487,4 @@ class TowerPart(Part):
 
 
 PART = TowerPart()
+PARTS = (PART,)

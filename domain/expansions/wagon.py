@@ -81,7 +81,7 @@ def destinations(state: GameState, source: Pos, segment: int = -1) -> list[tuple
         if kind not in _KINDS or pos == dragon:  # no figure goes on the dragon's tile (R-PD-3)
             continue
         feature = graph.feature(sid)
-        if feature.occupied() or feature.id in castles or _completed(state, feature):
+        if state.occupied(feature) or feature.id in castles or _completed(state, feature):
             continue
         found.append((pos[0], pos[1], name))
     return sorted(set(found))
@@ -142,6 +142,7 @@ def _done(state: GameState, index: int) -> None:
 
 class WagonPart(Part):
     name = NAME
+    rank = 160
     events = (WagonMoved,)
     commands = (MoveWagon,)
     figures = {FIGURE: FigureKind(follower=True, strength=1, rule="R-AM-5")}
@@ -244,3 +245,4 @@ class WagonPart(Part):
 
 
 PART = WagonPart()
+PARTS = (PART,)

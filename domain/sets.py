@@ -1,0 +1,37 @@
+"""The registry: every set a game can be played with, one line each, in one list.
+
+A set (what users name with `--expansions`) is its rules modules in `domain/expansions/` (each
+exposing `PARTS`, its `domain.part.Part`s), its tile file `domain/catalogue/<code>.tiles` and its
+JCloisterZone mapping `replays/jcz_sets/<code>.py`; the rest of the code finds all three from
+this list. Importing it costs nothing: the modules load when a game needs them
+(`domain.expansions`), so `carc --help` lists the sets without reading any tile.
+
+The order is the order tiles are listed in (a seeded shuffle of the pile stays the same as sets
+are added) and the order sets are shown in; the order the core calls the parts' hooks in is
+each part's `rank`.
+"""
+
+from __future__ import annotations
+
+from typing import Final, NamedTuple
+
+
+class SetEntry(NamedTuple):
+    code: str  # what users type, and the name of its tile and mapping files
+    title: str
+    modules: tuple[str, ...]  # its rules modules in domain/expansions/ (the base game has none)
+
+
+SETS: Final[tuple[SetEntry, ...]] = (
+    SetEntry("base", "Carcassonne", ()),
+    SetEntry("bcb", "Bridges, Castles and Bazaars", ("bridges", "castles", "bazaars")),
+    SetEntry("tb", "Traders & Builders", ("builders", "pigs", "goods")),
+    SetEntry("ic", "Inns & Cathedrals", ("inns_cathedrals",)),
+    SetEntry("river", "The River", ("river",)),
+    SetEntry("am", "Abbey & Mayor", ("abbey", "mayor", "wagon", "barn")),
+    SetEntry("pd", "Princess & Dragon", ("fairy", "dragon", "portal_princess")),
+    SetEntry("tower", "The Tower", ("tower",)),
+)
+
+SET_CODES: Final[tuple[str, ...]] = tuple(entry.code for entry in SETS)
+BASE: Final = "base"  # the base game: the core itself, in every game
