@@ -17,7 +17,8 @@ from domain.commands import Command
 from domain.decide import decide
 from domain.errors import RuleViolation
 from domain.expansions import SETS, start_tile_of
-from domain.rules import RuleSet, checked
+from domain.readings import checked
+from domain.rules import RuleSet
 from domain.state import GameState, evolve
 from domain.tiles import TILES
 from domain.turns import automatic_event
@@ -66,7 +67,7 @@ class Game:
                 originator_version=1,
                 players=tuple(players),
                 expansions=tuple(expansions),
-                rules=rules or RuleSet(),
+                rules=checked(rules) if rules is not None else RuleSet(),
                 draw_order=tuple(draw_order),
                 start_tile=start_tile or start_tile_of(tuple(expansions)),
                 seed=seed,

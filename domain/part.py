@@ -24,6 +24,7 @@ import functools
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
+import msgspec
 from mypy_extensions import mypyc_attr
 
 if TYPE_CHECKING:
@@ -34,7 +35,7 @@ if TYPE_CHECKING:
     from domain.events import Event, GameStarted, TilePlaced
     from domain.features import Feature
     from domain.moves import Decision, Placement
-    from domain.rules import RuleSet
+    from domain.rules import Options, RuleSet
     from domain.scoring import Parts
     from domain.state import GameState
     from domain.tiles import TileType
@@ -70,6 +71,11 @@ class Part:
     command_steps: ClassVar[dict[type[Command], tuple[tuple[str, ...], str]]] = {}
     command_names: ClassVar[dict[type[Command], str]] = {}
     step_names: ClassVar[dict[str, str]] = {}  # its decision steps as error messages name them
+    options: ClassVar[type[Options] | None] = None  # its switches, if it has any
+    # Its yes/no switches by the id of the reading they stand for (V-…, JCZ-…): the audit flips them.
+    switches: ClassVar[dict[str, str]] = {}
+    # Its events that open a turn part, and what that part is called (`carc explain`).
+    part_starts: ClassVar[dict[type[Event], str]] = {}
     # Decision steps of its own that belong to the turn's action: what may be done in the action
     # step may be done there too (a ransom while a knight is owed).
     action_steps: ClassVar[tuple[str, ...]] = ()
@@ -78,6 +84,27 @@ class Part:
     # Its events that are a player's decision: how each becomes its command again (replays), and
     # the rule cited when the event `decide` gives differs from the recorded one.
     decisions: ClassVar[dict[type[Event], tuple[Callable[[Any], tuple[int, Command]], str]]] = {}
+
+    # ---- its switches
+    def options_of(self, rules: RuleSet) -> Options:
+        """Its switches as `rules` sets them (checked: msgspec.ValidationError if out of bounds)."""
+        assert self.options is not None
+        return msgspec.convert(rules.options.get(self.name, {}), self.options)
+
+    def readings(self, options: Options) -> dict[str, Options]:
+        """Every other reading of its switches a game can be audited under, by name: each yes/no
+        switch flipped (`ID=on` / `ID=off`); a part adds readings of its other switches."""
+        found: dict[str, Options] = {}
+        for name, field in self.switches.items():
+            flipped = not getattr(options, field)
+            reading = msgspec.structs.replace(options, **{field: flipped})
+            found[f"{name}={'on' if flipped else 'off'}"] = reading
+        return found
+
+    def played_under(self, options: Options) -> str | None:
+        """The reading of its rules a game with these switches is played under, named as the
+        audit names the others, when one always applies (one of several orderings)."""
+        return None
 
     # ---- the fold
     def start(self, state: GameState, event: GameStarted) -> None:
@@ -307,3 +334,8 @@ def part_tables(parts: tuple[Part, ...]) -> PartTables:
 def ext(state: GameState, name: str) -> Any:
     """A part's slice of the state."""
     return state.ext[name]
+
+
+def part_options(state: GameState, name: str) -> Any:
+    """A part's switches in this game (`Part.options`, read once as the game starts)."""
+    return state.options[name]

@@ -24,7 +24,8 @@ from domain.commands import Command, Deploy, Pass, PlaceTile
 from domain.decide import decide
 from domain.errors import RuleViolation, UserError
 from domain.expansions import PARTS, parts_for
-from domain.rules import RuleSet, audit_variants
+from domain.readings import audit_variants
+from domain.rules import RuleSet
 from domain.state import GameState
 from domain.turns import automatic_event
 

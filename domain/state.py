@@ -64,6 +64,7 @@ class GameState:
         "id",
         "memo",
         "next_draw",
+        "options",
         "part",
         "part_count",
         "parts",
@@ -92,6 +93,7 @@ class GameState:
         self.hooks: dict[str, tuple[Part, ...]] = self.tables.hooks  # of those, who overrides each hook
         self.figure_owners: dict[str, Part] = {}  # each kind of figure the parts bring -> its part
         self.ext: dict[str, Any] = {}  # each part's own slice of the state, by its name
+        self.options: dict[str, Any] = {}  # each part's switches in this game, by its name
         self.draw_order: tuple[str, ...] = ()
         self.next_draw = 0  # index in draw_order of the next tile to draw
         self.board = Board()
@@ -129,6 +131,13 @@ class GameState:
     def forget(self) -> None:
         """Drop what was computed for this version (the same position read under other rules)."""
         self.memo = {}
+
+    def read_under(self, rules: RuleSet) -> None:
+        """The same position read under another rule set: the parts' switches follow it, and
+        nothing computed under the old one holds."""
+        self.rules = rules
+        self.options = {part.name: part.options_of(rules) for part in self.parts if part.options is not None}
+        self.forget()
 
     @property
     def pile_left(self) -> int:
@@ -196,11 +205,11 @@ def _started(state: GameState, e: ev.GameStarted) -> None:
 
     state.players = e.players
     state.expansions = e.expansions
-    state.rules = e.rules
     state.parts = parts_for(e.expansions, e.rules.without)
     state.tables = part_tables(state.parts)
     state.hooks = state.tables.hooks
     state.figure_owners = state.tables.figures
+    state.read_under(e.rules)
     state.draw_order = e.draw_order
     n = len(e.players)
     state.supply = [e.rules.followers] * n

@@ -31,6 +31,7 @@ from domain.aggregate import Game, project_game
 from domain.defaults import DEFAULT_DB
 from domain.errors import UserError
 from domain.expansions import EVENT_TYPES
+from domain.readings import upcast_started
 
 _ENCODER = msgspec.msgpack.Encoder()
 _DECODERS = {name: msgspec.msgpack.Decoder(cls) for name, cls in EVENT_TYPES.items()}
@@ -74,7 +75,14 @@ class MsgspecMapper(Mapper[UUID]):
                 state = self.cipher.decrypt(state)
             if self.compressor:
                 state = self.compressor.decompress(state)
-            return decoder.decode(state)
+            try:
+                return decoder.decode(state)
+            except msgspec.ValidationError:
+                if stored_event.topic != "GameStarted":
+                    raise
+                # Stored before each part owned its switches: read through the upcaster.
+                raw = upcast_started(msgspec.msgpack.decode(state))
+                return decoder.decode(_ENCODER.encode(raw))
         except (msgspec.DecodeError, ValueError) as e:
             raise MapperDeserialisationError(
                 f"event {stored_event.originator_version} of game {stored_event.originator_id} "

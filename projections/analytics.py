@@ -33,6 +33,7 @@ import pyarrow.parquet as pq
 from domain import events as ev
 from domain.aggregate import Game
 from domain.expansions import bazaars as bz
+from domain.readings import flat
 from domain.rules import RuleSet
 from domain.scoring import category
 from domain.state import GameState, feature_value
@@ -56,7 +57,8 @@ def _arrow_type(value: object) -> pa.DataType:
     return _S
 
 
-_RULES = pa.struct([(name, _arrow_type(value)) for name, value in msgspec.structs.asdict(RuleSet()).items()])
+# Every switch of every part by name, defaults included: one column each, whatever the sets in play.
+_RULES = pa.struct([(name, _arrow_type(value)) for name, value in flat(RuleSet()).items()])
 SCHEMAS: dict[str, pa.Schema] = {
     "games": pa.schema(
         [
@@ -214,7 +216,7 @@ def game_rows(events: Sequence[ev.Event]) -> Rows:
             "seed": started.seed,
             "players": list(state.players),
             "expansions": list(state.expansions),
-            "rules": msgspec.structs.asdict(state.rules),
+            "rules": flat(state.rules),
             "events": state.version,
             "turns": state.turn,
             "over": state.over,

@@ -7,20 +7,14 @@ from collections.abc import Sequence
 import msgspec
 
 from domain import events as ev
-from domain.expansions import bazaars as bz
-from domain.expansions.builders import BuilderTurnTaken
+from domain.expansions import PARTS, parts_for
 from domain.provenance import rule_of
-from domain.rules import ORDER_VARIANTS, RuleSet
+from domain.readings import played_under
+from domain.rules import RuleSet
 
-# Events that open a turn part, and the part's name.
-_PART_STARTS: dict[type[ev.Event], str] = {
-    ev.TileDrawn: "normal",
-    BuilderTurnTaken: "builder",
-    bz.BazaarTileTaken: "bazaar tile",
-    bz.BazaarOpened: "bazaar auction",
-    bz.BazaarResumed: "deferred bazaar",
-    bz.BazaarTilesTakenFaceDown: "bazaar tiles face down",
-    bz.BazaarRevealed: "bazaar auction",
+# Events that open a turn part, and the part's name: a drawn tile's, and the parts' own.
+_PART_STARTS: dict[type[ev.Event], str] = {ev.TileDrawn: "normal"} | {
+    kind: name for part in PARTS for kind, name in part.part_starts.items()
 }
 _SKIP = frozenset({"originator_id", "originator_version"})
 
@@ -35,7 +29,7 @@ class Step(msgspec.Struct, frozen=True):
 
 class TurnExplanation(msgspec.Struct, frozen=True):
     turn: int
-    ordering: str
+    readings: tuple[str, ...]  # the readings of the rules the game is played under, as the audit names them
     steps: tuple[Step, ...]
 
 
@@ -74,4 +68,5 @@ def explain_turn(events: Sequence[ev.Event], turn: int) -> TurnExplanation:
                 details=details,
             )
         )
-    return TurnExplanation(turn=turn, ordering=ORDER_VARIANTS[rules.order], steps=tuple(steps))
+    parts = parts_for(started.expansions, rules.without)
+    return TurnExplanation(turn=turn, readings=played_under(rules, parts), steps=tuple(steps))

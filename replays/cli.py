@@ -25,7 +25,7 @@ from rich.text import Text
 from domain.defaults import DEFAULT_DB, DEFAULT_NAMES
 from domain.errors import RuleViolation, UserError
 from domain.names import name_problem
-from domain.rules import ORDERS, VARIANTS, RuleSet
+from domain.rules import RuleSet
 from domain.sets import SET_CODES
 from replays.tables import Cell, Column, Row, printable, show_table
 
@@ -135,12 +135,15 @@ def parse_expansions(text: str) -> tuple[str, ...]:
 def parse_rules(order: str, variants: list[str], *, jcz: bool = False) -> RuleSet:
     """A rule set from `--order` and `--variant NAME[=on|off]` options, on top of JCloisterZone's
     reading with `--jcz`."""
+    from domain.expansions.bazaars import ORDERS
+    from domain.readings import VARIANTS, rule_set, with_switches
+
     if jcz:
         from replays.jcz import JCZ_READING
 
-        reading = {k: v for k, v in JCZ_READING.items() if k in RuleSet.__struct_fields__}
+        reading = dict(JCZ_READING)
         order = reading.pop("order")
-        base = msgspec.structs.replace(RuleSet(), **reading)
+        base = rule_set(**reading)
     else:
         base = RuleSet()
     if order not in ORDERS:
@@ -154,7 +157,7 @@ def parse_rules(order: str, variants: list[str], *, jcz: bool = False) -> RuleSe
         if value.strip().lower() not in ("", "on", "off"):
             fail(f"variant {name} takes =on or =off, not ={value}")
         switches[field] = value.strip().lower() != "off"
-    return msgspec.structs.replace(base, order=order, **switches)
+    return with_switches(base, order=order, **switches)
 
 
 def print_standings(game: Game, title: str) -> None:
@@ -871,7 +874,8 @@ def explain(
         (str(s.version), s.part, s.event, s.rule, ", ".join(f"{k}={v}" for k, v in s.details.items()))
         for s in explanation.steps
     ]
-    show_table(out, f"Turn {turn}, played under {explanation.ordering}", columns, rows)
+    under = f", played under {', '.join(explanation.readings)}" if explanation.readings else ""
+    show_table(out, f"Turn {turn}{under}", columns, rows)
 
 
 @app.command()

@@ -51,6 +51,7 @@ from domain.expansions.tower import (
 from domain.expansions.wagon import MoveWagon
 from domain.geometry import EDGE_BY_NAME, EDGE_NAMES, HALF_BY_NAME, HALF_NAMES
 from domain.moves import expected_step, feature_handle, may_pass
+from domain.readings import checked, rule_set, switch
 from domain.rules import RuleSet
 from domain.state import GameState, feature_value
 from domain.tiles import TILES
@@ -158,7 +159,7 @@ def rule_switches(name: str, value: Any) -> dict[str, Any]:
 JCZ_RULE_DEFAULTS: dict[str, Any] = {
     name: value
     for (name, value), switches in JCZ_RULE_SWITCHES.items()
-    if all(getattr(RuleSet(), field) == on for field, on in switches.items())
+    if all(switch(RuleSet(), field) == on for field, on in switches.items())
 }
 # Half-edges: JCloisterZone names each edge's halves left/right as seen from the tile centre.
 JCZ_HALVES = {"NL": "Nw", "NR": "Ne", "EL": "En", "ER": "Es", "SL": "Se", "SR": "Sw", "WL": "Ws", "WR": "Wn"}
@@ -318,24 +319,22 @@ def unsupported(save: JczSave) -> str | None:
 def jcz_rules(save: JczSave) -> RuleSet:
     """The rule set that replays a save: its follower count and farmers, read the JCZ way."""
     elements = save.setup.elements
-    switches = {name: value for name, value in JCZ_READING.items() if name in RuleSet.__struct_fields__}
-    return msgspec.convert(
-        {
-            "followers": elements.get("small-follower", 7),
+    return checked(
+        rule_set(
+            followers=elements.get("small-follower", 7),
             # Like any element, on when named at all (4.x saves name none: farmers on).
-            "farmers": "farmers" in elements or not elements,
-            "builders": elements.get("builder", 1),
-            "pigs": elements.get("pig", 1),
-            "big_followers": elements.get("big-follower", 1),
-            "mayors": elements.get("mayor", 1),
-            "wagons": elements.get("wagon", 1),
-            "barns": elements.get("barn", 1),
-            "without": _parts_left_out(save),
-            "solo": len(save.players) == 1,  # JCZ's rule tests play alone
+            farmers="farmers" in elements or not elements,
+            builders=elements.get("builder", 1),
+            pigs=elements.get("pig", 1),
+            big_followers=elements.get("big-follower", 1),
+            mayors=elements.get("mayor", 1),
+            wagons=elements.get("wagon", 1),
+            barns=elements.get("barn", 1),
+            without=_parts_left_out(save),
+            solo=len(save.players) == 1,  # JCZ's rule tests play alone
             **{k: v for rule in save.setup.rules.items() for k, v in rule_switches(*rule).items()},
-            **switches,
-        },
-        RuleSet,
+            **JCZ_READING,
+        )
     )
 
 

@@ -54,6 +54,7 @@ from domain.expansions.tower import (
 from domain.expansions.wagon import MoveWagon, WagonMoved, wagons
 from domain.geometry import EDGE_BY_NAME, HALF_BY_NAME
 from domain.moves import expected_step
+from domain.readings import flat, switch
 from domain.replay import DECISIONS, describe
 from domain.rules import RuleSet
 from domain.state import GameState, segment_location
@@ -417,7 +418,7 @@ def jcz_setup(started: ev.GameStarted) -> dict[str, Any]:
             if (part is not None and part in rules.without) or element in ("small-follower", "farmers"):
                 continue
             if element in _COUNTED:
-                elements[element] = getattr(rules, _COUNTED[element])
+                elements[element] = switch(rules, _COUNTED[element])
             elif element == "pig-herd":
                 continue  # a figure of a tile none of our sets has
             else:
@@ -436,7 +437,7 @@ def jcz_setup(started: ev.GameStarted) -> dict[str, Any]:
 
 
 def _applies(rules: Any, switches: dict[str, Any]) -> bool:
-    return all(getattr(rules, name) == value for name, value in switches.items())
+    return all(switch(rules, name) == value for name, value in switches.items())
 
 
 def jcz_document(events: Sequence[ev.Event]) -> dict[str, Any]:
@@ -494,9 +495,9 @@ def export_jcz(events: Sequence[ev.Event]) -> bytes:
 def _readings_apart(ours: RuleSet, theirs: RuleSet) -> str:
     """The switches of our rule set that JCloisterZone's reading sets otherwise, as `name=value`."""
     return ", ".join(
-        f"{name}={getattr(ours, name)}"
-        for name in RuleSet.__struct_fields__
-        if name != "without" and getattr(ours, name) != getattr(theirs, name)
+        f"{name}={value}"
+        for name, value in flat(ours).items()
+        if name != "without" and value != switch(theirs, name)
     )
 
 

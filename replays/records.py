@@ -24,12 +24,14 @@ from domain import events as ev
 from domain.aggregate import Game
 from domain.errors import UserError
 from domain.expansions import EVENT_TYPES, GameEvent
+from domain.readings import upcast_started
 from domain.replay import Replay, ReplayError, describe
 from domain.rules import RuleSet
 from replays.files import write_whole
 
 FORMAT = "carc-record"
-VERSION = 1
+VERSION = 2  # 2: each part's switches in the rule set's `options`; 1 (read too): one flat rule set
+_UPCAST = 1  # the version whose rule sets are read through the upcaster
 
 
 class Header(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
@@ -163,9 +165,11 @@ def _events(lines: Iterable[bytes]) -> Iterator[tuple[int, ev.Event]]:
     first = next(numbered, None)
     if first is None:
         raise RecordError(1, "the file is empty; a recorded game starts with its header line")
-    header = _header(first[1])
+    header, version = _header(first[1])
     count = number = 0
     for number, line in numbered:
+        if number == 2 and version == _UPCAST:
+            line = _upcast(line)
         event = _event(number, line)
         if number == 2:
             _agrees(header, event)
@@ -190,7 +194,15 @@ def _unreadable(error: Exception) -> str:
     return "nested too deeply"
 
 
-def _header(line: bytes) -> Header:
+def _upcast(line: bytes) -> bytes:
+    """A line of a version-1 file (its header or its GameStarted) with its rule set in today's shape."""
+    try:
+        return _ENCODER.encode(upcast_started(msgspec.json.decode(line)))
+    except (msgspec.MsgspecError, *_UNREADABLE):
+        return line  # not readable: the typed decoder says why
+
+
+def _header(line: bytes) -> tuple[Header, int]:
     try:
         signature = _SIGNATURE.decode(line)
     except msgspec.ValidationError as e:  # a DecodeError too: caught first
@@ -201,10 +213,14 @@ def _header(line: bytes) -> Header:
         raise RecordError(1, f"the header is {_unreadable(e)}") from None
     if signature.format != FORMAT:
         raise RecordError(1, f"not a {FORMAT} file (format {signature.format!r})")
-    if signature.version != VERSION:
+    if signature.version not in (_UPCAST, VERSION):
         raise RecordError(
-            1, f"{FORMAT} version {signature.version} is not supported; this program reads {VERSION}"
+            1,
+            f"{FORMAT} version {signature.version} is not supported; "
+            f"this program reads {_UPCAST} and {VERSION}",
         )
+    if signature.version == _UPCAST:
+        line = _upcast(line)
     try:
         header = _HEADER.decode(line)
     except msgspec.ValidationError as e:
@@ -213,7 +229,7 @@ def _header(line: bytes) -> Header:
         raise RecordError(1, f"the header is {_unreadable(e)}") from None
     if header.events < 1:
         raise RecordError(1, f"the header announces {header.events} events; a game has at least its start")
-    return header
+    return header, signature.version
 
 
 def _event(number: int, line: bytes) -> ev.Event:

@@ -16,6 +16,7 @@ import msgspec
 from litestar import Request
 from litestar.openapi.plugins import JsonRenderPlugin
 
+from domain.expansions import PARTS
 from domain.sets import SET_CODES
 from projections.scores import ScoreReport
 from service.schema import (
@@ -53,11 +54,22 @@ _BOUNDS: dict[tuple[str, str], dict[str, int]] = {
 
 def exact_document(document: dict[str, Any]) -> dict[str, Any]:
     """`document` with msgspec's schemas of the service's types and every parameter's bounds."""
-    _, components = msgspec.json.schema_components(DESCRIBED, ref_template="#/components/schemas/{name}")
+    switches = {part.name: part.options for part in PARTS if part.options is not None}
+    _, components = msgspec.json.schema_components(
+        (*DESCRIBED, *switches.values()), ref_template="#/components/schemas/{name}"
+    )
     document = {**document, "components": {**document.get("components", {})}}
     document["components"]["schemas"] = {**document["components"].get("schemas", {}), **components}
     # What msgspec's types cannot state: names are distinct (R-BASE-1); the sets are ours, each
     # once, base among them (R-BASE-2).
+    # A rule set's `options` holds, by part name, that part's own switches (`domain.rules`).
+    components["RuleSet"]["properties"]["options"] = {
+        "type": "object",
+        "properties": {
+            name: {"$ref": f"#/components/schemas/{kind.__name__}"} for name, kind in switches.items()
+        },
+        "additionalProperties": False,
+    }
     new_game = components["NewGame"]["properties"]
     new_game["players"]["uniqueItems"] = True
     new_game["expansions"] |= {

@@ -21,6 +21,7 @@ from domain.aggregate import Game
 from domain.commands import Deploy, Pass, PlaceTile
 from domain.expansions import abbey as ab, builders as bd
 from domain.moves import Decision, expected_step
+from domain.readings import rule_set
 from domain.replay import replay
 from domain.rules import RuleSet
 from domain.state import Phase
@@ -44,9 +45,7 @@ MOVES: list[tuple[int, int, int, str | None]] = [
     (1, 0, 0, None),  # Bob: extends Ann's road, earning nothing
     (-3, 0, 0, None),  # Ann declines her abbey, then extends her road: a builder's part is due
 ]
-JCZ_RULES = msgspec.structs.replace(
-    RuleSet(), **{k: v for k, v in JCZ_READING.items() if k in RuleSet.__struct_fields__}
-)
+JCZ_RULES = rule_set(**JCZ_READING)
 
 
 # Four more cloisters, two each, after Bob's second: they leave a second hole at (-2,-1).
@@ -140,7 +139,7 @@ def test_JCZ_ABBEY_BUILDER_once_the_ends_asking_has_begun_the_builders_offer_nev
     begins; Bob's abbey placed then opens a part, but Ann's untaken builder's part stays gone:
     she is asked again as one of the end's players (JCZ-ABBEY-END-ROUNDS or not), and her abbey
     placed is an end's abbey, not the builder's part."""
-    game = builder_due([], RuleSet(abbey_end_rounds=end_rounds), second_hole=True)
+    game = builder_due([], rule_set(abbey_end_rounds=end_rounds), second_hole=True)
     assert ab.holes(game.state) == [(-2, -1), (0, -1)]
     game.execute(ANN, Pass())
     assert expected_step(game.state) == Decision("abbey", BOB)

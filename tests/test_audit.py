@@ -18,8 +18,9 @@ from domain.bots import play_bot_game
 from domain.commands import Deploy, PlaceTile
 from domain.expansions import EVENT_TYPES, bazaars as bz, builders as bd
 from domain.moves import legal_deployments
+from domain.readings import audit_variants
 from domain.replay import DECISIONS, ENGINE_RULES, ReplayError, audit, replay
-from domain.rules import RuleSet, audit_variants
+from domain.rules import RuleSet
 from replays import records
 from replays.cli import app
 from tests.helpers import Move, run

@@ -19,6 +19,7 @@ from domain.aggregate import Game
 from domain.bots import play_bot_game
 from domain.commands import Command, Deploy, Pass, PlaceTile
 from domain.errors import RuleViolation
+from domain.readings import rule_set
 from domain.rules import RuleSet
 from domain.state import Phase
 from domain.store import StoreError, open_store
@@ -393,7 +394,7 @@ def test_one_damaged_index_entry_never_gives_anything_but_the_game_or_store_erro
 
 
 @pytest.mark.parametrize(
-    "rules", [RuleSet(followers=-5), RuleSet(followers=0), RuleSet(castle_farm_value=-1)]
+    "rules", [RuleSet(followers=-5), RuleSet(followers=0), rule_set(castle_farm_value=-1)]
 )
 def test_a_rule_set_out_of_bounds_is_refused_before_anything_is_recorded(rules: RuleSet) -> None:
     with pytest.raises(RuleViolation) as info:

@@ -11,6 +11,7 @@ from domain.aggregate import Game
 from domain.commands import Command, Deploy, Pass, PlaceTile
 from domain.errors import RuleViolation
 from domain.expansions import bazaars as bz, bridges as br, castles as cs
+from domain.readings import rule_set
 from domain.rules import RuleSet
 from projections.board import board_view
 
@@ -44,7 +45,7 @@ def no_credit_bazaar() -> Game:
     """V-BAZAAR-NOCREDIT: Ann (4 points) opened with 1; Bob (0 points) is to bid."""
     game = Game.start(
         ("Ann", "Bob"), ["BA/C", "BB/F.b", "BA/RFr", "BA/L", "BA/L"], expansions=BCB,
-        rules=RuleSet(bazaar_no_credit=True),
+        rules=rule_set(bazaar_no_credit=True),
     )  # fmt: skip
     game.execute(ANN, PlaceTile(x=0, y=-1, rotation=180))
     game.execute(ANN, Deploy(location="S"))

@@ -14,7 +14,8 @@ import pytest
 
 from domain.bots import play_bot_game
 from domain.expansions import parts_for
-from domain.rules import ORDERS, RuleSet, audit_variants
+from domain.expansions.bazaars import ORDERS
+from domain.readings import audit_variants, rule_set
 from domain.store import open_store
 from replays import records
 from replays.batch import AuditPart, Batch, Source, audit_task, run
@@ -40,7 +41,7 @@ def store(tmp_path_factory: pytest.TempPathFactory) -> str:
     for n, sets in enumerate(SET_MIXES):
         for m, order in enumerate(ORDERS):
             games.save_game(
-                play_bot_game(2 + (n + m) % 3, 100 * n + m, expansions=sets, rules=RuleSet(order=order))
+                play_bot_game(2 + (n + m) % 3, 100 * n + m, expansions=sets, rules=rule_set(order=order))
             )
     games.close()
     return db

@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 from domain import events as ev
 from domain.aggregate import Game
 from domain.expansions import bazaars as bz, builders as bd
-from domain.rules import ORDER_VARIANTS, ORDERS, Order
+from domain.expansions.bazaars import ORDER_VARIANTS, ORDERS, Order
 from domain.store import open_store
 from projections.explain import explain_turn
 from replays.cli import app
@@ -45,7 +45,7 @@ def test_the_turn_with_a_deferred_or_dropped_bazaar_names_its_ordering(order: Or
     kind = bz.BazaarDropped if order == "jcz" else bz.BazaarDeferred
     events = list(game_with(order, kind).pending)
     explanation = explain_turn(events, _turn_of(events, kind))
-    assert explanation.ordering == ORDER_VARIANTS[order]
+    assert explanation.readings == (ORDER_VARIANTS[order],)
     steps = explanation.steps
     assert steps[0].event == "TileDrawn" and steps[0].part == "normal"
     disputed = [s.rule for s in steps if s.event == kind.__name__]
@@ -66,7 +66,7 @@ def test_explain_command_prints_the_parts_and_refuses_a_turn_past_the_end(tmp_pa
     result = runner.invoke(app, ["explain", str(game.id)[:8], "--turn", str(turn), "--db", db, "--json"])
     assert result.exit_code == 0, result.stderr
     document = json.loads(result.stdout)
-    assert document["ordering"] == "V-ORDER-HIG"
+    assert document["readings"] == ["V-ORDER-HIG"]
     assert any(s["event"] == "BuilderTurnTaken" and s["rule"] == "R-TB-3" for s in document["steps"])
     text = runner.invoke(app, ["explain", str(game.id), "--turn", str(turn), "--db", db])
     assert text.exit_code == 0 and "BuilderTurnTaken" in text.stdout and "V-ORDER-HIG" in text.stdout

@@ -17,6 +17,7 @@ import pytest
 
 from domain import events as ev
 from domain.bots import play_bot_game
+from domain.readings import rule_set
 from domain.rules import RuleSet
 from replays.jcz import JCZ_READING, JczSave, unsupported
 from replays.jcz_export import JczExportError, export_jcz, jcz_document, jcz_location
@@ -29,9 +30,7 @@ REFERENCE = [
     *jcz_files("oracle-natural"),
     *jcz_files("oracle-wave1"),
 ]
-JCZ_RULES = msgspec.structs.replace(
-    RuleSet(), **{k: v for k, v in JCZ_READING.items() if k in RuleSet.__struct_fields__}
-)
+JCZ_RULES = rule_set(**JCZ_READING)
 SET_MIXES = [
     ("base",),
     ("base", "bcb", "tb"),

@@ -23,6 +23,7 @@ from domain.defaults import DEFAULT_NAMES
 from domain.expansions import bazaars as bz
 from domain.expansions.bridges import spots as bridge_spots
 from domain.moves import legal_deployments
+from domain.readings import switch, with_switches
 from domain.rules import RuleSet
 from domain.state import GameState, Phase
 from replays.check import check_file
@@ -56,8 +57,8 @@ def agree(paths: list[Path]) -> None:
 
 def test_JCZ_1_imports_use_the_jcz_ordering() -> None:
     rules = jcz_rules(decode(save([])))
-    assert rules.order == "jcz"
-    assert RuleSet().order == "hig"  # our default stays the publisher's reading
+    assert switch(rules, "order") == "jcz"
+    assert switch(RuleSet(), "order") == "hig"  # our default stays the publisher's reading
 
 
 def test_JCZ_1_bazaar_tile_placed_during_a_round_holds_no_bazaar_in_the_draws() -> None:
@@ -165,9 +166,10 @@ def test_JCZ_5_a_bought_tile_that_fits_nowhere_is_replaced_from_the_pile() -> No
 
 def test_JCZ_readings_are_switched_on_for_imports_only() -> None:
     imported, ours = jcz_rules(decode(save([]))), RuleSet()
-    assert (imported.bazaar_choice_moves_on, ours.bazaar_choice_moves_on) == (True, False)
-    assert (imported.bridge_on_neighbours, ours.bridge_on_neighbours) == (False, True)
-    assert (imported.builder_on_completed, ours.builder_on_completed) == (False, True)
+    chooser = "bazaar_choice_moves_on"
+    assert (switch(imported, chooser), switch(ours, chooser)) == (True, False)
+    assert (switch(imported, "bridge_on_neighbours"), switch(ours, "bridge_on_neighbours")) == (False, True)
+    assert (switch(imported, "builder_on_completed"), switch(ours, "builder_on_completed")) == (False, True)
 
 
 @pytest.mark.parametrize(("moves_on", "next_chooser"), [(False, 1), (True, 0)])
@@ -210,7 +212,7 @@ def test_JCZ_4_voluntary_bridges_on_neighbours_only_in_our_reading() -> None:
     placed = state.placed
     assert placed is not None
     ours = bridge_spots(state)
-    state.rules = msgspec.structs.replace(state.rules, bridge_on_neighbours=False)
+    state.read_under(with_switches(state.rules, bridge_on_neighbours=False))
     jczs = bridge_spots(state)
     assert jczs == [s for s in ours if (s[0], s[1]) == placed.pos] and len(jczs) < len(ours)
 
@@ -227,8 +229,7 @@ def test_JCZ_builder_on_a_feature_just_completed_only_in_our_reading() -> None:
 
     state = _first_state(("base", "tb"), builder_on_completed)
     ours = legal_deployments(state, "builder")
-    state.rules = msgspec.structs.replace(state.rules, builder_on_completed=False)
-    state.forget()  # the same position under another reading: nothing remembered holds
+    state.read_under(with_switches(state.rules, builder_on_completed=False))
     placed = state.placed
     assert placed is not None
     graph = state.board.graph

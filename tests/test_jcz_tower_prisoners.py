@@ -20,7 +20,7 @@ from domain.commands import Command, Deploy, Pass, PlaceTile
 from domain.events import Event
 from domain.expansions import tower as tw
 from domain.moves import legal_placements
-from domain.rules import RuleSet
+from domain.readings import rule_set
 from domain.state import GameState, Phase
 from replays.check import check_file, score_name
 from replays.jcz import JCZ_READING, ReplayVisitor, read_jcz, replay_jcz
@@ -29,9 +29,7 @@ from replays.jcz_export import export_jcz
 from replays.sources import import_jcz
 
 ANN, BOB, CARL = 0, 1, 2
-JCZ_RULES = msgspec.structs.replace(
-    RuleSet(), **{k: v for k, v in JCZ_READING.items() if k in RuleSet.__struct_fields__}
-)
+JCZ_RULES = rule_set(**JCZ_READING)
 
 
 def place(game: Game, x: int, y: int, rotation: int = 0, then: Sequence[Command] = ()) -> None:

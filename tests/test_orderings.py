@@ -18,8 +18,9 @@ from domain import events as ev
 from domain.aggregate import Game
 from domain.commands import Command, Deploy, Pass, PlaceTile
 from domain.expansions import bazaars as bz, builders as bd
+from domain.expansions.bazaars import ORDER_VARIANTS, ORDERS, Order
 from domain.moves import expected_step, legal_commands
-from domain.rules import ORDER_VARIANTS, ORDERS, Order, RuleSet
+from domain.readings import rule_set
 from domain.state import GameState
 
 # Each parametrized test runs once per ordering, its id the ordering's variant (V-ORDER-HIG, …).
@@ -128,7 +129,7 @@ def drive(
 
 
 def play(order: Order, pile: Sequence[str]) -> Game:
-    game = Game.start(PLAYERS, [*OPENING, *pile], expansions=EXPANSIONS, rules=RuleSet(order=order))
+    game = Game.start(PLAYERS, [*OPENING, *pile], expansions=EXPANSIONS, rules=rule_set(order=order))
     return drive(game)
 
 
@@ -438,7 +439,8 @@ EXPECTED_THREE["jcz"] = [
 
 @pytest.mark.parametrize("order", ORDERS, ids=ORDER_IDS)
 def test_V_ORDER_a_non_host_builder_part_defers_a_bazaar_it_then_hosts(order: Order) -> None:
-    game = Game.start(THREE, [*THREE_OPENING, *THREE_PILE], expansions=EXPANSIONS, rules=RuleSet(order=order))
+    pile = [*THREE_OPENING, *THREE_PILE]
+    game = Game.start(THREE, pile, expansions=EXPANSIONS, rules=rule_set(order=order))
     drive(
         game,
         prefer=road_preference(BOB),

@@ -25,9 +25,11 @@ from domain.commands import Command
 from domain.decide import decide
 from domain.errors import RuleViolation, UserError
 from domain.expansions import bazaars as bz, tower as tw
+from domain.expansions.bazaars import ORDERS, Order
 from domain.moves import expected_step, legal_commands
+from domain.readings import SWITCHES as ALL_SWITCHES, rule_set, switch
 from domain.replay import replay
-from domain.rules import ORDERS, Order, RuleSet
+from domain.rules import RuleSet
 from domain.state import GameState
 from projections.board import board_view
 from replays import records
@@ -41,7 +43,7 @@ orders = st.sampled_from(ORDERS)
 
 def bot_game(players: int, seed: int, order: Order = "hig") -> Game:
     return play_bot_game(
-        players, seed, expansions=ALL_SETS, rules=RuleSet(order=order), game_id=UUID(int=seed)
+        players, seed, expansions=ALL_SETS, rules=rule_set(order=order), game_id=UUID(int=seed)
     )
 
 
@@ -165,8 +167,8 @@ def one_field_off(command: Command, strings: dict[str, set[str]]) -> Iterator[Co
 # Every reading that is a yes or no (the audit's switches and JCloisterZone's), solo play aside.
 SWITCHES = sorted(
     name
-    for name in RuleSet.__struct_fields__
-    if isinstance(getattr(RuleSet(), name), bool) and name not in ("solo", "farmers")
+    for name in ALL_SWITCHES
+    if isinstance(switch(RuleSet(), name), bool) and name not in ("solo", "farmers")
 )
 
 
@@ -190,7 +192,7 @@ def test_the_legal_moves_are_exactly_what_the_rules_accept(
     seat -1 taken as the last seat.)"""
     rng = random.Random(seed)
     names = [f"P{i}" for i in range(players)]
-    rules = msgspec.structs.replace(RuleSet(), **{name: not getattr(RuleSet(), name) for name in readings})
+    rules = rule_set(**{name: not switch(RuleSet(), name) for name in readings})
     game = Game.start(names, shuffled_pile(ALL_SETS, rng), expansions=ALL_SETS, rules=rules)
     bot = RandomBot(rng)
     while not game.state.over:

@@ -9,7 +9,6 @@ from __future__ import annotations
 import random
 from uuid import UUID
 
-import msgspec
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
@@ -18,9 +17,10 @@ from domain.aggregate import Game
 from domain.bots import RandomBot, play_bot_game, shuffled_pile
 from domain.commands import Command, Deploy, Pass, PlaceTile
 from domain.expansions import bazaars as bz, builders as bd, goods as gd
+from domain.expansions.bazaars import ORDERS, Order
 from domain.moves import expected_step, legal_commands
+from domain.readings import VARIANTS, rule_set
 from domain.replay import replay
-from domain.rules import ORDERS, VARIANTS, Order, RuleSet
 from domain.state import GameState
 from projections.board import board_view
 from tests.helpers import figures, in_supply, saved_and_reloaded
@@ -34,7 +34,7 @@ orders = st.sampled_from(ORDERS)
 
 def bot_game(players: int, seed: int, order: Order) -> Game:
     return play_bot_game(
-        players, seed, expansions=EXPANSIONS, rules=RuleSet(order=order), game_id=UUID(int=seed)
+        players, seed, expansions=EXPANSIONS, rules=rule_set(order=order), game_id=UUID(int=seed)
     )
 
 
@@ -193,7 +193,7 @@ def builder_bot_game(players: int, seed: int, order: Order) -> Game:
     rng = random.Random(seed)
     names = ("Alice", "Bob", "Carol", "Dave")[:players]
     pile = shuffled_pile(EXPANSIONS, rng)
-    game = Game.start(names, pile, expansions=EXPANSIONS, rules=RuleSet(order=order), seed=seed)
+    game = Game.start(names, pile, expansions=EXPANSIONS, rules=rule_set(order=order), seed=seed)
     bot = BuilderBot(rng)
     for _ in range(5000):
         if game.over:
@@ -260,7 +260,7 @@ def test_every_random_game_passes_the_strict_replay_of_an_import(
     seed: int, players: int, order: Order, switches: dict[str, bool]
 ) -> None:
     """What live play records, the import accepts event by event, under any reading of the rules."""
-    rules = msgspec.structs.replace(RuleSet(order=order), **switches)
+    rules = rule_set(order=order, **switches)
     live = play_bot_game(players, seed, expansions=EXPANSIONS, rules=rules)
     rebuilt = replay(live.pending)
     assert board_view(rebuilt.state) == board_view(live.state)

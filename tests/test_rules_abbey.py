@@ -14,6 +14,7 @@ from domain.commands import Deploy, Pass, PlaceTile
 from domain.errors import RuleViolation
 from domain.expansions import abbey as ab, castles as cs, wagon as wg
 from domain.moves import Decision, expected_step, legal_commands, legal_deployments, legal_placements
+from domain.readings import rule_set
 from domain.replay import replay
 from domain.rules import RuleSet
 from domain.state import Phase
@@ -101,7 +102,7 @@ def test_R_AM_2_at_the_end_each_holder_is_asked_once() -> None:
 
 
 def test_JCZ_ABBEY_END_ROUNDS_holders_are_asked_again_while_the_last_turns_player_holds_one() -> None:
-    game = ringed(extra=0, rules=RuleSet(abbey_end_rounds=True))
+    game = ringed(extra=0, rules=rule_set(abbey_end_rounds=True))
     game.execute(ANN, Pass())
     game.execute(BOB, Pass())  # Bob played the last turn and still holds his abbey: round again
     assert expected_step(game.state) == Decision("abbey", ANN)
@@ -114,7 +115,7 @@ def test_JCZ_ABBEY_END_ROUNDS_holders_are_asked_again_while_the_last_turns_playe
 
 
 def test_JCZ_ABBEY_END_ROUNDS_the_asking_stops_at_the_last_turns_player_without_an_abbey() -> None:
-    game = ringed(extra=1, rules=RuleSet(abbey_end_rounds=True))  # Ann plays the last turn
+    game = ringed(extra=1, rules=rule_set(abbey_end_rounds=True))  # Ann plays the last turn
     assert expected_step(game.state) == Decision("abbey", ANN)
     game.execute(ANN, ab.PlaceAbbey(x=0, y=-1))  # her turn's tile: the BA/L stays on the pile
     game.execute(ANN, Pass())

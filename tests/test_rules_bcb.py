@@ -15,7 +15,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-import msgspec
 import pytest
 
 from domain import events as ev
@@ -24,6 +23,7 @@ from domain.commands import BridgeSpot, Command, Deploy, Pass, PlaceTile
 from domain.errors import RuleViolation
 from domain.expansions import bazaars as bz, bridges as br, builders as bd, castles as cs
 from domain.moves import Decision, expected_step, legal_commands, legal_deployments, legal_placements
+from domain.readings import rule_set
 from domain.replay import replay
 from domain.rules import RuleSet
 from domain.state import GameState
@@ -437,7 +437,7 @@ def test_R_CASTLE_2_angular_city_end_is_no_castle_base() -> None:
 
 
 def test_V_CASTLE_ENDS_angular_city_end_may_become_a_castle() -> None:
-    game = bcb(["BB/CFR!", *FILL], rules=RuleSet(castle_ends=True))
+    game = bcb(["BB/CFR!", *FILL], rules=rule_set(castle_ends=True))
     turn(game, 0, -1, 270, deploy="S", castle=True)
     assert awards_of(game, "city") == []
     assert len(cs.castles(game.state).all) == 1
@@ -680,7 +680,7 @@ def test_R_CASTLE_9_field_around_a_castle_counts_it_once() -> None:
 def test_V_CASTLE_SAME_TURN_does_not_concern_another_players_bazaar_part(same_turn: bool) -> None:
     # Bazaar parts are each player's own turn (R-BAZAAR-7), not a double turn of the castle's
     # owner: Ann's castle made in her bazaar part scores in Bob's bazaar part under both readings.
-    rules = RuleSet(castle_same_turn=same_turn)
+    rules = rule_set(castle_same_turn=same_turn)
     game = bcb(["BA/LR", "BB/F.b", "BA/C", "BA/LR", *FILL], rules=rules)
     turn(game, 1, 0, 90)  # Ann: road end E
     turn(game, 0, 1)  # Bob hosts; revealed BA/C, BA/LR
@@ -697,7 +697,7 @@ def test_V_CASTLE_SAME_TURN_castle_made_in_a_double_turns_first_part(same_turn: 
     # (1,0)). BA/RCr at (-2,0) extends that road and closes a two-cap city: castle, and a builder
     # tile. With it, BA/LR at (-3,0) closes the road (5 tiles) in the castle's fief.
     pile = ["BA/RFr", "BA/L", "BA/LR", "BA/C", "BA/RCr", "BA/LR", *FILL]
-    game = bcb(pile, rules=RuleSet(castle_same_turn=same_turn), expansions=("base", "bcb", "tb"))
+    game = bcb(pile, rules=rule_set(castle_same_turn=same_turn), expansions=("base", "bcb", "tb"))
     turn(game, -1, 0, 0, deploy="E+W")  # Ann: thief
     turn(game, -1, -1)  # Bob
     game.execute(ANN, PlaceTile(x=1, y=0, rotation=90))
@@ -992,7 +992,7 @@ def test_V_BAZAAR_NOAUCTION_each_picks_free() -> None:
     game = bcb(
         ["BB/F.b", "BA/RFr", "BA/L", "BA/C", "BA/L"],
         players=("Red", "Blue", "Green"),
-        rules=RuleSet(bazaar_no_auction=True),
+        rules=rule_set(bazaar_no_auction=True),
     )
     turn(game, 0, 1)
     assert expected_step(game.state) == Decision("choose", BLUE)
@@ -1007,7 +1007,7 @@ def test_V_BAZAAR_NOAUCTION_each_picks_free() -> None:
 
 
 def test_V_BAZAAR_ZEROSCORES_free_picks_while_every_score_is_zero() -> None:
-    rules = RuleSet(bazaar_zero_scores=True)
+    rules = rule_set(bazaar_zero_scores=True)
     game = bcb(["BB/F.b", "BA/RFr", "BA/L", *FILL], rules=rules)
     turn(game, 0, 1)
     refused(game, BOB, bz.ChooseBazaarTile(index=0, bid=1), "V-BAZAAR-NOAUCTION")
@@ -1017,7 +1017,7 @@ def test_V_BAZAAR_ZEROSCORES_free_picks_while_every_score_is_zero() -> None:
 
 
 def test_V_BAZAAR_ZEROSCORES_auction_once_someone_scored() -> None:
-    rules = RuleSet(bazaar_zero_scores=True)
+    rules = rule_set(bazaar_zero_scores=True)
     game = bcb(["BA/C", "BB/F.b", "BA/RFr", "BA/L", *FILL], rules=rules)
     turn(game, 0, -1, 180, deploy="S", castle=False)  # Ann scores 4
     turn(game, 0, 1)  # Bob hosts
@@ -1029,7 +1029,7 @@ def test_V_BAZAAR_ZEROSCORES_judged_when_the_auction_starts() -> None:
     # V-ORDER-FACEDOWN with Traders & Builders: Ann's bazaar tile BB/RFR.b extends her builder's
     # road; the bazaar's tiles go face down, her builder tile closes the road (5 points), and only
     # then is the bazaar revealed: not every score is 0 any more, so it is an auction.
-    rules = RuleSet(order="facedown", bazaar_zero_scores=True)
+    rules = rule_set(order="facedown", bazaar_zero_scores=True)
     pile = ["BA/RFr", "BA/L", "BA/RFr", "BA/L", "BB/RFR.b", "BA/L", "BA/L", "BA/LR", *FILL]
     game = bcb(pile, rules=rules, expansions=("base", "bcb", "tb"))
     turn(game, 1, 0, deploy="E+W")  # Ann: thief
@@ -1049,7 +1049,7 @@ def test_V_BAZAAR_ZEROSCORES_judged_when_the_auction_starts() -> None:
 
 
 def test_V_BAZAAR_NOCREDIT_no_bid_above_the_score() -> None:
-    rules = RuleSet(bazaar_no_credit=True)
+    rules = rule_set(bazaar_no_credit=True)
     game = bcb(["BA/C", "BB/F.b", "BA/RFr", "BA/L", *FILL], rules=rules)
     turn(game, 0, -1, 180, deploy="S", castle=False)  # Ann: 4 points
     turn(game, 0, 1)  # Bob hosts; Ann chooses
@@ -1062,7 +1062,7 @@ def test_V_BAZAAR_NOCREDIT_no_bid_above_the_score() -> None:
 
 
 def test_V_BAZAAR_NOCREDIT_chooser_who_cannot_pay_must_sell() -> None:
-    rules = RuleSet(bazaar_no_credit=True)
+    rules = rule_set(bazaar_no_credit=True)
     game = bcb(["BA/C", "BA/L", "BB/F.b", "BA/RFr", "BA/L", *FILL], rules=rules)
     turn(game, 0, -1, 180, deploy="S", castle=False)  # Ann: 4
     turn(game, 0, 1)  # Bob
@@ -1087,7 +1087,7 @@ def _two_castle_offers(turn_order: bool) -> Game:
     game = bcb(
         ["BA/RFr", "BA/C", "BA/CC.2", *FILL],
         players=("Ann", "Bob", "Cid"),
-        rules=RuleSet(castle_turn_order=turn_order),
+        rules=rule_set(castle_turn_order=turn_order),
     )
     game.execute(0, PlaceTile(x=-1, y=0, rotation=0))
     game.execute(0, Pass())
@@ -1128,9 +1128,7 @@ def test_JCZ_CASTLE_OFFER_on_after_a_castle_the_next_players_are_asked() -> None
 
 
 
-JCZ_RULES = msgspec.structs.replace(
-    RuleSet(), **{k: v for k, v in JCZ_READING.items() if k in RuleSet.__struct_fields__}
-)
+JCZ_RULES = rule_set(**JCZ_READING)
 
 
 class _Decisions(ReplayVisitor):

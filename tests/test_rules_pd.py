@@ -12,6 +12,7 @@ from domain.commands import Deploy, Pass, PlaceTile
 from domain.errors import RuleViolation
 from domain.expansions import bazaars as bz, castles as cs, dragon as dg, fairy as fy, portal_princess as pp
 from domain.moves import Decision, expected_step, legal_commands
+from domain.readings import rule_set
 from domain.replay import replay
 from domain.rules import RuleSet
 from domain.state import Phase, next_tiles
@@ -100,7 +101,7 @@ def test_R_PD_2_a_dragon_tile_waits_while_the_volcano_waits_in_a_bazaar_supply()
     """The pile reaches a dragon tile while the volcano drawn before it is still in the bazaar's
     supply, not on the board: the supply takes the tile after it, which keeps its place."""
     pile = ["BB/CFR.b", "DG/F.v", "DG/Rr.d", "BA/L", "BA/L", "BA/L"]
-    rules = RuleSet(bazaar_no_auction=True)
+    rules = rule_set(bazaar_no_auction=True)
     game = Game.start(("Ann", "Bob"), pile, expansions=("base", "bcb", "pd"), rules=rules)
     place = next(c for c in legal_commands(game.state) if isinstance(c, PlaceTile))
     game.execute(ANN, place)

@@ -19,8 +19,9 @@ from domain.errors import RuleViolation
 from domain.expansions import dragon as dg, fairy as fy, portal_princess as pp, tower as tw, wagon as wg
 from domain.moves import Decision, expected_step, legal_commands, legal_deployments
 from domain.provenance import rule_of
+from domain.readings import VARIANTS, audit_variants, rule_set, switch, with_switches
 from domain.replay import audit, replay
-from domain.rules import VARIANTS, RuleSet, audit_variants
+from domain.rules import RuleSet
 from replays.check import check_file
 from replays.jcz import JczSave, jcz_rules, read_jcz, replay_jcz, unsupported
 from replays.jcz_draws import plan_draws
@@ -53,7 +54,7 @@ def _princess(must: bool, knight: bool = True) -> Game:
         ("Ann", "Bob"),
         ["BA/Cc+", "DG/Cc.p", "BA/L"],
         expansions=("base", "pd"),
-        rules=RuleSet(princess_must=must),
+        rules=rule_set(princess_must=must),
     )
     game.execute(ANN, PlaceTile(x=0, y=-1, rotation=180))
     game.execute(ANN, Deploy(location="E+S") if knight else Pass())
@@ -109,7 +110,7 @@ def _fairy(on_tile: bool, sixth: str = "BA/L") -> Game:
     """Ann's thief on the road of (1,0) and, through the portal of the junction at (2,0) that
     ends that road, her farmer on its south field; then Ann's turn to move the fairy, if she will."""
     pile = ["BA/RFr", "BA/L", "DG/RRR.g", "BA/L", "BA/L", sixth, "BA/RFr"]
-    game = Game.start(("Ann", "Bob"), pile, expansions=("base", "pd"), rules=RuleSet(fairy_on_tile=on_tile))
+    game = Game.start(("Ann", "Bob"), pile, expansions=("base", "pd"), rules=rule_set(fairy_on_tile=on_tile))
     game.execute(ANN, PlaceTile(x=1, y=0, rotation=0))
     game.execute(ANN, Deploy(location="E+W"))
     game.execute(BOB, PlaceTile(x=0, y=1, rotation=0))
@@ -185,7 +186,7 @@ def _dragon(after: bool) -> Game:
     (1,0)."""
     pile = ["DG/F.v", "BA/LR", "DG/RRR.d", "BA/L"]
     game = Game.start(
-        ("Ann", "Bob"), pile, expansions=("base", "pd"), rules=RuleSet(dragon_after_scoring=after)
+        ("Ann", "Bob"), pile, expansions=("base", "pd"), rules=rule_set(dragon_after_scoring=after)
     )
     game.execute(ANN, PlaceTile(x=0, y=1, rotation=0))
     game.execute(BOB, PlaceTile(x=1, y=0, rotation=90))
@@ -223,7 +224,7 @@ def test_V_DRAGON_AFTER_SCORING_on_the_road_scores_then_the_dragon_moves() -> No
 
 
 def _wagon(connected: bool) -> Game:
-    game = _wagon_road_completed(RuleSet(wagon_connected=connected))
+    game = _wagon_road_completed(rule_set(wagon_connected=connected))
     assert expected_step(game.state) == Decision("wagon", ANN)
     return game
 
@@ -273,7 +274,7 @@ def test_V_WAGON_C1_a_road_an_abbey_closes_is_linked_to_the_abbey() -> None:
     """JCloisterZone's own rule test (wagon-move C1): Bob's wagon on a bridge, its road closed by
     an abbey, rolls onto the abbey; under C1 the abbey is among the few places offered."""
     jcz = read_jcz(require(ABBEY_WAGON))
-    assert jcz_rules(jcz).wagon_connected
+    assert switch(jcz_rules(jcz), "wagon_connected")
     assert check_file(ABBEY_WAGON).verdict == "agrees"
     events = replay_jcz(jcz, plan_draws(jcz).order).collect_events()
     moved = [e for e in events if isinstance(e, wg.WagonMoved)]
@@ -282,7 +283,7 @@ def test_V_WAGON_C1_a_road_an_abbey_closes_is_linked_to_the_abbey() -> None:
     game = replay(before)
     connected = _wagon_options(game)
     assert (0, 1, "cloister") in connected
-    nearby = replay(before, msgspec.structs.replace(game.state.rules, wagon_connected=False))
+    nearby = replay(before, with_switches(game.state.rules, wagon_connected=False))
     assert connected < _wagon_options(nearby)  # C2 offers all of these and more
 
 
@@ -296,7 +297,7 @@ def _second_barn(occupied: bool) -> Game:
         ("Ann", "Bob"),
         ["BA/RFr", "BA/L", "BA/L", "BA/L", "BA/L", "BA/L"],
         expansions=("base", "am"),
-        rules=RuleSet(barns=2, barn_occupied=occupied),
+        rules=rule_set(barns=2, barn_occupied=occupied),
     )
     game.execute(ANN, PlaceTile(x=1, y=0, rotation=0))
     game.execute(ANN, Pass())
@@ -342,7 +343,7 @@ def test_V_BARN_OCCUPIED_on_a_second_barn_joins_the_first() -> None:
 def test_each_reading_is_a_variant_the_cli_and_audit_flip(variant: str) -> None:
     field = READINGS[variant][0]
     assert VARIANTS[variant] == field
-    assert audit_variants(RuleSet())[f"{variant}=on"] == msgspec.structs.replace(RuleSet(), **{field: True})
+    assert audit_variants(RuleSet())[f"{variant}=on"] == rule_set(**{field: True})
 
 
 def test_the_audit_can_leave_out_readings_of_parts_not_in_the_game() -> None:
@@ -378,10 +379,10 @@ def _save_with(rules: dict[str, str]) -> JczSave:
 @pytest.mark.parametrize("variant", sorted(READINGS))
 def test_a_saves_setup_rule_selects_the_reading(variant: str) -> None:
     field, name, default, other = READINGS[variant]
-    assert getattr(jcz_rules(_save_with({})), field) is False
-    assert getattr(jcz_rules(_save_with({name: default})), field) is False
+    assert switch(jcz_rules(_save_with({})), field) is False
+    assert switch(jcz_rules(_save_with({name: default})), field) is False
     chosen = _save_with({name: other})
-    assert getattr(jcz_rules(chosen), field) is True
+    assert switch(jcz_rules(chosen), field) is True
     assert unsupported(chosen) is None
 
 
@@ -390,7 +391,7 @@ def test_an_export_writes_the_readings_that_differ_from_jczs_defaults() -> None:
         ("Ann", "Bob"),
         ["BA/L"],
         expansions=("base", "am", "pd"),
-        rules=RuleSet(wagon_connected=True, dragon_after_scoring=True),
+        rules=rule_set(wagon_connected=True, dragon_after_scoring=True),
     )
     started = game.pending[0]
     assert isinstance(started, ev.GameStarted)
@@ -424,7 +425,7 @@ def test_V_PRINCESS_MUST_on_a_ransom_may_still_be_paid_while_the_knight_is_owed(
         ("Ann", "Bob"),
         ["BA/Cc+", "DG/Cc.p", "BA/L"],
         expansions=("base", "pd", "tower"),
-        rules=RuleSet(princess_must=True),
+        rules=rule_set(princess_must=True),
     )
     game.execute(ANN, PlaceTile(x=0, y=-1, rotation=180))
     game.execute(ANN, Deploy(location="E+S"))

@@ -17,6 +17,7 @@ from domain.commands import Deploy, Pass, PlaceTile
 from domain.errors import RuleViolation
 from domain.expansions import builders as bd, castles as cs, goods as gd
 from domain.moves import expected_step, legal_commands, legal_deployments
+from domain.readings import rule_set
 from domain.rules import RuleSet
 from domain.state import Phase
 from tests.helpers import figures, in_supply
@@ -236,7 +237,7 @@ def test_R_TB_5_pig_only_on_a_field_holding_the_players_farmer() -> None:
 
 def test_R_TB_5b_never_two_of_a_players_pigs_on_one_field() -> None:
     """With two pigs each (a JCloisterZone setup), the second never joins the first: JCZ's rule."""
-    game = start(["BA/C", L, L, L, L, L], rules=RuleSet(pigs=2))
+    game = start(["BA/C", L, L, L, L, L], rules=rule_set(pigs=2))
     game.execute(ANN, PlaceTile(x=0, y=-1, rotation=180))
     game.execute(ANN, Deploy(location=CAP_FIELD))
     game.execute(BOB, PlaceTile(x=1, y=-1, rotation=0))

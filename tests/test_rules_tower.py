@@ -18,6 +18,7 @@ from domain.commands import Command, Deploy, Pass, PlaceTile
 from domain.errors import RuleViolation
 from domain.expansions import tower as tw
 from domain.moves import Decision, expected_step, legal_commands
+from domain.readings import rule_set
 from domain.replay import replay
 from domain.rules import RuleSet
 from domain.state import Phase
@@ -191,7 +192,7 @@ def test_R_TOWER_9_followers_on_towers_and_prisoners_score_nothing() -> None:
 
 @pytest.mark.parametrize("alone", [True, False])
 def test_JCZ_TOWER_RANSOM_a_ransom_alone_opens_the_action_step_only_by_the_printed_rules(alone: bool) -> None:
-    rules = RuleSet(followers=2, ransom_alone=alone)
+    rules = rule_set(followers=2, ransom_alone=alone)
     game = Game.start(
         ("Ann", "Bob"),
         ["BA/RFr", "TO/F", "BA/L", "BA/L", "BA/L", "BA/L"],
@@ -298,9 +299,7 @@ def test_R_TOWER_7_a_ransom_names_which_kind_comes_back() -> None:
 
 
 def test_R_TOWER_6_the_choice_goes_to_a_jcz_save_and_back(tmp_path: Path) -> None:
-    rules = msgspec.structs.replace(
-        RuleSet(), **{k: v for k, v in JCZ_READING.items() if k in RuleSet.__struct_fields__}
-    )
+    rules = rule_set(**JCZ_READING)
     game = two_kinds_held_by_bob(rules)
     game.execute(ANN, tw.ExchangePrisoner(figure="big"))
     game.execute(BOB, PlaceTile(x=0, y=2, rotation=180))
@@ -326,7 +325,7 @@ def ransoms_due(limited: bool, any_step: bool = False) -> Game:
     builder's second tile later on."""
     pile = ["BA/RFr", "TO/F", "BA/L", "BA/L", "BA/C", "BA/C", "BA/C", "BA/L", "BA/RFr", "BA/L"]
     pile += ["BA/RFr", "BA/L", "BA/RFr", "BA/L", "BA/L", "BA/L"]
-    rules = RuleSet(ransom_limited=limited, ransom_any_step=any_step)
+    rules = rule_set(ransom_limited=limited, ransom_any_step=any_step)
     game = Game.start(("Ann", "Bob"), pile, expansions=("base", "tb", "tower"), rules=rules)
     place(game, 1, 0, then=Deploy(location="E+W"))
     game.execute(BOB, PlaceTile(x=1, y=1, rotation=0))
@@ -402,7 +401,7 @@ def thief_taken(rules: RuleSet) -> Game:
 
 @pytest.mark.parametrize("limited", [False, True])
 def test_JCZ_TOWER_RANSOM_LIMITS_no_ransom_below_three_points_by_jcloisterzone(limited: bool) -> None:
-    game = thief_taken(RuleSet(ransom_limited=limited))
+    game = thief_taken(rule_set(ransom_limited=limited))
     game.execute(ANN, PlaceTile(x=0, y=1, rotation=0))
     assert game.state.scores == [0, 0]
     if not limited:  # R-TOWER-7: the score may go below zero
@@ -421,7 +420,7 @@ def test_JCZ_TOWER_RANSOM_LIMITS_no_ransom_below_three_points_by_jcloisterzone(l
 def test_JCZ_RANSOM_ANY_STEP_a_ransom_before_the_tile_is_placed(any_step: bool) -> None:
     """JCloisterZone takes a ransom from whoever it asks for a decision, the decision staying
     open; R-TOWER-7 takes it during the turn's action only."""
-    game = thief_taken(RuleSet(ransom_any_step=any_step))
+    game = thief_taken(rule_set(ransom_any_step=any_step))
     assert expected_step(game.state) == Decision("place", ANN)
     if not any_step:
         assert ransoms(game) == []

@@ -18,6 +18,7 @@ from domain import events as ev
 from domain.aggregate import Game
 from domain.bots import shuffled_pile
 from domain.expansions import SETS, bazaars as bz
+from domain.readings import rule_set
 from domain.replay import ReplayError, replay
 from domain.rules import RuleSet
 from service.client import CarcClient, local_server
@@ -127,7 +128,7 @@ async def _play_watching(
 def test_no_answer_shows_a_tile_before_it_is_drawn(code: str, tmp_path: Any) -> None:
     # Traders & Builders with bazaars: the builder's part before a face-down bazaar is revealed.
     expansions: tuple[str, ...] = {"base": ("base",), "tb": ("base", "bcb", "tb")}.get(code, ("base", code))
-    rules = RuleSet(order="facedown")
+    rules = rule_set(order="facedown")
     with local_server(str(tmp_path / "s.sqlite")) as url:
         game, seen = asyncio.run(_play_watching(url, expansions, rules, moves=60))
         events = [e for body in seen for e in _events_of(body)]

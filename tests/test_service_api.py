@@ -19,7 +19,8 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 from domain.commands import Pass, PlaceTile
 from domain.events import Event
 from domain.expansions import SETS, AnyCommand
-from domain.rules import RuleSet, audit_variants
+from domain.readings import audit_variants
+from domain.rules import RuleSet
 from domain.store import open_store
 from service.client import CARC, ApiError, CarcClient, local_server, play_random_game
 from service.schema import MoveAnswer

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from domain.rules import RuleSet, audit_variants
+from domain.readings import audit_variants
+from domain.rules import RuleSet
 from tests.helpers import ANN, Move, awards, play, scenario
 
 

@@ -14,7 +14,8 @@ from domain.errors import RuleViolation
 from domain.events import Event
 from domain.geometry import Pos
 from domain.moves import Decision
-from domain.part import Part, ext
+from domain.part import Part, ext, part_options
+from domain.rules import Options
 from domain.state import FINAL_PART, GameState, Phase, begin_part, begin_turn
 from domain.tiles import TILES, TileType
 from domain.turns import first_live, queued_part
@@ -96,7 +97,7 @@ def _next_to_decide(state: GameState) -> int | None:
         return None
     if not holes(state):
         return None
-    if state.rules.abbey_end_rounds:
+    if _settings(state).abbey_end_rounds:
         return _asked_again(state, own, n)
     for k in range(1, n + 1):  # from the player after the last turn's, round the table
         player = (state.turn_player + k) % n
@@ -127,9 +128,26 @@ def _asked_again(state: GameState, own: Abbeys, n: int) -> int | None:
     return None
 
 
+class AbbeyOptions(Options, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """Its switches (`domain.rules.Options`)."""
+
+    abbey_end_rounds: bool = False
+    """JCZ-ABBEY-END-ROUNDS: at the game's end the asking goes on from the player after the last
+    one asked and stops at the player of the last turn only when they hold no abbey: while they
+    hold one, everyone holding one is asked again, round after round. Off: each holder is asked
+    once (R-AM-2)."""
+
+
+def _settings(state: GameState) -> AbbeyOptions:
+    found: AbbeyOptions = part_options(state, NAME)
+    return found
+
+
 class AbbeyPart(Part):
     name = NAME
     rank = 190
+    options = AbbeyOptions
+    switches = {"JCZ-ABBEY-END-ROUNDS": "abbey_end_rounds"}
     events = (AbbeyPlayed,)
     commands = (PlaceAbbey,)
     steps = {"abbey": "R-AM-2"}

@@ -6,12 +6,15 @@ as many as players put there.
 
 from __future__ import annotations
 
-from typing import Final
+from typing import Annotated, Final
+
+import msgspec
 
 from domain import events as ev
 from domain.board import Board
 from domain.features import Feature
-from domain.part import FigureKind, Part
+from domain.part import FigureKind, Part, part_options
+from domain.rules import Options
 from domain.scoring import Parts
 from domain.state import GameState, award, credit, farm_value, return_figures, return_followers, scored
 from domain.tiles import Kind
@@ -62,15 +65,33 @@ def _send_home(state: GameState, field: Feature) -> None:
         return_figures(state, field, kind)
 
 
+class BarnOptions(Options, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """Its switches (`domain.rules.Options`)."""
+
+    barns: Annotated[int, msgspec.Meta(ge=0, le=5)] = 1
+    """Barns each player has with Abbey & Mayor (R-AM-6)."""
+
+    barn_occupied: bool = False
+    """V-BARN-OCCUPIED: a barn may go on a field that already has a barn (R-AM-6 forbids it);
+    JCloisterZone's `barn-placement` = occupied."""
+
+
+def _settings(state: GameState) -> BarnOptions:
+    found: BarnOptions = part_options(state, NAME)
+    return found
+
+
 class BarnPart(Part):
     name = NAME
     rank = 180
+    options = BarnOptions
+    switches = {"V-BARN-OCCUPIED": "barn_occupied"}
     figures = {FIGURE: FigureKind(follower=False, strength=0, rule="R-AM-6", occupies=True)}
     unblockable = True  # JCloisterZone lets a barn go even on the dragon's tile
 
     def start(self, state: GameState, event: ev.GameStarted) -> None:
         state.ext[NAME] = None
-        state.ext["figures"][FIGURE] = [event.rules.barns] * len(event.players)
+        state.ext["figures"][FIGURE] = [_settings(state).barns] * len(event.players)
 
     def deployments(self, state: GameState, figure: str) -> list[str]:
         """Fields of the tile just placed with a corner where four fields meet, none with a barn
@@ -79,7 +100,7 @@ class BarnPart(Part):
         if placed is None or state.ext["figures"][FIGURE][state.current] == 0:
             return []
         board = state.board
-        any_field = state.rules.barn_occupied
+        any_field = _settings(state).barn_occupied
         found = []
         for corner, (dx, dy) in _CORNER_AT.items():
             sid = crossing_field(board, (placed.pos[0] + dx, placed.pos[1] + dy))
@@ -91,7 +112,7 @@ class BarnPart(Part):
         return found
 
     def why_not(self, state: GameState, figure: str, location: str) -> str:
-        if state.rules.barn_occupied:
+        if _settings(state).barn_occupied:
             return f"a barn goes on a corner where four fields meet, not on {location}"
         return f"a barn goes on a corner where four fields meet, none of them with a barn, not on {location}"
 
@@ -99,7 +120,7 @@ class BarnPart(Part):
         """The farmers of a field a barn was just put in score it and go home; farmers of a field
         the tile joined to a barn's score 1 a city (2 a castle) and go home (R-AM-6)."""
         placed = state.placed
-        barns = state.rules.barns
+        barns = _settings(state).barns
         if placed is None or all(n == barns for n in state.ext["figures"][FIGURE]):
             return  # no barn on the board yet (a barn never leaves it before the end)
         graph = state.board.graph

@@ -9,7 +9,9 @@ host earned in the same part (Traders & Builders' second tile) is the ordering's
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import Final, NamedTuple
+from typing import Final, Literal, NamedTuple, cast
+
+import msgspec
 
 from domain import events as ev
 from domain.agenda import Entry
@@ -17,8 +19,8 @@ from domain.commands import Command
 from domain.errors import RuleViolation
 from domain.events import Event
 from domain.moves import Decision
-from domain.part import Part, ext
-from domain.rules import ORDER_VARIANTS, Order, RuleSet
+from domain.part import Part, ext, part_options
+from domain.rules import Options, RuleSet
 from domain.state import GameState, Phase, begin_part, credit, next_tiles, pop_agenda, take_from_pile
 from domain.turns import item_owner
 
@@ -35,6 +37,16 @@ DEFER: Final = "defer"  # BazaarDeferred
 DROP: Final = "drop"  # BazaarDropped
 # Items that belong to a bazaar round: while one is pending, a new bazaar cannot start now.
 ROUND_ITEMS: Final = frozenset({AUCTION, FACEDOWN, REVEAL, TILE, ROUND_END})
+
+
+Order = Literal["hig", "builder-first", "facedown", "jcz"]
+ORDERS: Final[tuple[Order, ...]] = ("hig", "builder-first", "facedown", "jcz")
+ORDER_VARIANTS: Final[dict[Order, str]] = {
+    "hig": "V-ORDER-HIG",
+    "builder-first": "V-ORDER-BUILDER-FIRST",
+    "facedown": "V-ORDER-FACEDOWN",
+    "jcz": "V-ORDER-JCZ",
+}
 
 
 class OrderPolicy(NamedTuple):
@@ -304,20 +316,20 @@ def round_parts(host: int, players: int) -> list[Entry]:
 
 def max_bid(state: GameState, player: int) -> int:
     """The highest bid allowed: unbounded, or the bidder's score under V-BAZAAR-NOCREDIT."""
-    if state.rules.bazaar_no_credit:
+    if _settings(state).bazaar_no_credit:
         return max(state.scores[player], 0)
     return 10**6
 
 
 def _free(state: GameState) -> bool:
     """No bidding: V-BAZAAR-NOAUCTION, or V-BAZAAR-ZEROSCORES while every score is 0."""
-    rules = state.rules
-    return rules.bazaar_no_auction or (rules.bazaar_zero_scores and not any(state.scores))
+    own = _settings(state)
+    return own.bazaar_no_auction or (own.bazaar_zero_scores and not any(state.scores))
 
 
 def _take_tiles(state: GameState, host: int, tiles: tuple[str, ...], hidden: bool) -> None:
     take_from_pile(state, tiles)
-    moves_on = state.rules.bazaar_choice_moves_on
+    moves_on = _settings(state).bazaar_choice_moves_on
     bazaars(state).auction = Auction(host, tiles, len(state.players), _free(state), hidden, moves_on)
     state.phase = Phase.INTERLUDE if not hidden else Phase.PART_OVER
 
@@ -346,9 +358,48 @@ def _give(state: GameState, player: int, index: int) -> None:
 _ORDERED = (BazaarTilesTakenFaceDown, BazaarRevealed, BazaarDeferred, BazaarResumed, BazaarDropped)
 
 
+class BazaarOptions(Options, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """Its switches (`domain.rules.Options`)."""
+
+    order: Order = "hig"
+    """Which of builder tile and bazaar comes first (V-ORDER-*, RULES.md section 6)."""
+
+    bazaar_no_credit: bool = False
+    """V-BAZAAR-NOCREDIT: no bid above the bidder's score; nobody pays below zero."""
+
+    bazaar_no_auction: bool = False
+    """V-BAZAAR-NOAUCTION: each player in turn picks a revealed tile for free."""
+
+    bazaar_zero_scores: bool = False
+    """V-BAZAAR-ZEROSCORES: the no-auction bazaar is used while every score is 0."""
+
+    bazaar_choice_moves_on: bool = False
+    """JCloisterZone's reading: after a sale the next chooser is the player after the seller,
+    not the seller again (R-BAZAAR-6 says the seller chooses again)."""
+
+
+def _settings(state: GameState) -> BazaarOptions:
+    found: BazaarOptions = part_options(state, NAME)
+    return found
+
+
 class BazaarsPart(Part):
     name = NAME
     rank = 70
+    part_starts = {
+        BazaarTileTaken: "bazaar tile",
+        BazaarOpened: "bazaar auction",
+        BazaarResumed: "deferred bazaar",
+        BazaarTilesTakenFaceDown: "bazaar tiles face down",
+        BazaarRevealed: "bazaar auction",
+    }
+    options = BazaarOptions
+    switches = {
+        "V-BAZAAR-NOCREDIT": "bazaar_no_credit",
+        "V-BAZAAR-NOAUCTION": "bazaar_no_auction",
+        "V-BAZAAR-ZEROSCORES": "bazaar_zero_scores",
+        "JCZ-BAZAAR-CHOOSER": "bazaar_choice_moves_on",
+    }
     events = (
         BazaarOpened,
         BazaarTilesTakenFaceDown,
@@ -403,6 +454,20 @@ class BazaarsPart(Part):
         TileSold: (lambda e: (e.player, Sell()), "R-BAZAAR-5"),
     }
 
+    def played_under(self, options: Options) -> str | None:
+        assert isinstance(options, BazaarOptions)
+        return ORDER_VARIANTS[options.order]
+
+    def readings(self, options: Options) -> dict[str, Options]:
+        """The other orderings (V-ORDER-*), then each yes/no switch flipped."""
+        assert isinstance(options, BazaarOptions)
+        orders: dict[str, Options] = {
+            ORDER_VARIANTS[order]: msgspec.structs.replace(options, order=order)
+            for order in ORDERS
+            if order != options.order
+        }
+        return orders | super().readings(options)
+
     def start(self, state: GameState, event: ev.GameStarted) -> None:
         state.ext[NAME] = Bazaars()
 
@@ -416,7 +481,7 @@ class BazaarsPart(Part):
         if not bazaars(state).placed:
             return
         extra = next((i for i, e in enumerate(planned) if item_owner(state, e).opens_part(e)), None)
-        plan_bazaar(POLICIES[state.rules.order], state.current, in_round(state), planned, extra)
+        plan_bazaar(POLICIES[_settings(state).order], state.current, in_round(state), planned, extra)
 
     def tile_placed(self, state: GameState, placed: object) -> None:
         tile = state.placed
@@ -545,9 +610,10 @@ class BazaarsPart(Part):
         return BazaarDropped(originator_id=gid, originator_version=version, host=p)
 
     def rule_of(self, event: Event, rules: RuleSet) -> str:
+        own = cast(BazaarOptions, self.options_of(rules))
         if isinstance(event, _ORDERED):
-            return ORDER_VARIANTS[rules.order]
-        if isinstance(event, BazaarTileAssigned) and rules.bazaar_no_auction:
+            return ORDER_VARIANTS[own.order]
+        if isinstance(event, BazaarTileAssigned) and own.bazaar_no_auction:
             return "V-BAZAAR-NOAUCTION"
         return self.rules_of[type(event)]
 
@@ -570,7 +636,7 @@ class BazaarsPart(Part):
             top = max_bid(state, player)
             return [Bid(amount=b) for b in range(auction.high + 1, min(top, auction.high + 10) + 1)]
         deal: list[Command] = [Sell()]
-        if not state.rules.bazaar_no_credit or state.scores[player] >= auction.high:
+        if not _settings(state).bazaar_no_credit or state.scores[player] >= auction.high:
             deal.insert(0, Buy())
         return deal
 
@@ -610,7 +676,7 @@ class BazaarsPart(Part):
                 BidRaised(originator_id=gid, originator_version=version, player=player, bid=command.amount)
             ]
         if isinstance(command, Buy):
-            if state.rules.bazaar_no_credit and state.scores[player] < auction.high:
+            if _settings(state).bazaar_no_credit and state.scores[player] < auction.high:
                 raise RuleViolation(
                     "V-BAZAAR-NOCREDIT",
                     f"cannot pay {auction.high} with a score of {state.scores[player]}; sell instead",

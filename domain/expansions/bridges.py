@@ -18,7 +18,8 @@ from domain.events import Event
 from domain.features import Feature
 from domain.geometry import E, N, Pos, S, W, neighbour, opposite
 from domain.moves import Decision, Placement
-from domain.part import Part, ext
+from domain.part import Part, ext, part_options
+from domain.rules import Options
 from domain.state import GameState, Phase, extended
 from domain.tiles import EDGE_BITS, EDGE_MASK, FIELD_EDGE, ROAD_EDGE, Kind, Orientation, TileType
 
@@ -181,7 +182,7 @@ def spots(state: GameState) -> list[Spot]:
     board = state.board
     axes = bridges(state).axis
     pos = placed.pos
-    around = (neighbour(pos, edge) for edge in range(4)) if state.rules.bridge_on_neighbours else ()
+    around = (neighbour(pos, edge) for edge in range(4)) if _settings(state).bridge_on_neighbours else ()
     found: list[Spot] = []
     for q in (pos, *around):
         if q in board.at:
@@ -195,9 +196,24 @@ def lay(state: GameState, pos: Pos, axis: str) -> int:
     return state.board.add_segment(pos, Kind.ROAD, AXES[axis], ROAD_EDGE, LOCATION[axis])
 
 
+class BridgeOptions(Options, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """Its switches (`domain.rules.Options`)."""
+
+    bridge_on_neighbours: bool = True
+    """A voluntary bridge may go on a tile beside the one just placed (R-BRIDGE-2); JCloisterZone
+    offers it only on the tile just placed (JCZ-4)."""
+
+
+def _settings(state: GameState) -> BridgeOptions:
+    found: BridgeOptions = part_options(state, NAME)
+    return found
+
+
 class BridgesPart(Part):
     name = NAME
     rank = 10
+    options = BridgeOptions
+    switches = {"JCZ-BRIDGE-PLACED-TILE": "bridge_on_neighbours"}
     events = (BridgePlaced,)
     commands = (PlaceBridge,)
     command_steps = {PlaceBridge: (("action",), "R-BRIDGE-6")}

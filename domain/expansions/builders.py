@@ -4,14 +4,17 @@ second tile when its road or city is extended (the builder's double turn).
 
 from __future__ import annotations
 
-from typing import Final
+from typing import Annotated, Final
+
+import msgspec
 
 from domain import events as ev
 from domain.agenda import Entry
 from domain.events import Event
 from domain.features import Feature
 from domain.moves import own_follower_locations
-from domain.part import FigureKind, Part, ext
+from domain.part import FigureKind, Part, ext, part_options
+from domain.rules import Options
 from domain.state import GameState, begin_part, next_tiles, pop_agenda, return_stranded, take_from_pile
 from domain.tiles import Kind
 
@@ -57,18 +60,37 @@ def begin_second_part(state: GameState, player: int, tile_id: str, from_pile: bo
     begin_part(state, player, PART_KIND, tile_id, from_pile)
 
 
+class BuilderOptions(Options, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """Its switches (`domain.rules.Options`)."""
+
+    builders: Annotated[int, msgspec.Meta(ge=0, le=5)] = 1
+    """Builders each player has with Traders & Builders (R-TB-1)."""
+
+    builder_on_completed: bool = True
+    """A builder may go on a road or city the tile just completed (R-TB-2 does not forbid it;
+    it returns at once); JCloisterZone does not offer it."""
+
+
+def _settings(state: GameState) -> BuilderOptions:
+    found: BuilderOptions = part_options(state, NAME)
+    return found
+
+
 class BuildersPart(Part):
     name = NAME
     rank = 65  # before the bazaar, which plans its auction around the builder's second part
+    options = BuilderOptions
+    switches = {"JCZ-BUILDER-COMPLETED": "builder_on_completed"}
     events = (BuilderTurnGranted, BuilderTurnTaken)
     figures = {FIGURE: FigureKind(follower=False, strength=0, rule="R-TB-2")}
     items = (GRANT, TAKE)
+    part_starts = {BuilderTurnTaken: "builder"}
     rules_of = {BuilderTurnGranted: "R-TB-3", BuilderTurnTaken: "R-TB-3"}
     engine_rules = {BuilderTurnGranted: "R-TB-3", BuilderTurnTaken: "R-TB-3"}
 
     def start(self, state: GameState, event: ev.GameStarted) -> None:
         state.ext[NAME] = Builders()
-        state.ext["figures"][FIGURE] = [event.rules.builders] * len(event.players)
+        state.ext["figures"][FIGURE] = [_settings(state).builders] * len(event.players)
 
     def begin_turn(self, state: GameState) -> None:
         builders(state).grants = []
@@ -102,7 +124,7 @@ class BuildersPart(Part):
         under JCZ-BUILDER-COMPLETED not one the tile completed."""
         found = own_follower_locations(state, FIGURE, (Kind.ROAD, Kind.CITY))
         placed = state.placed
-        if state.rules.builder_on_completed or placed is None:
+        if _settings(state).builder_on_completed or placed is None:
             return found
         graph = state.board.graph
         return [name for name in found if graph.feature(placed.segment(name)).open]

@@ -4,7 +4,9 @@ that later scores the first feature completed in its fief.
 
 from __future__ import annotations
 
-from typing import Final
+from typing import Annotated, Final
+
+import msgspec
 
 from domain import events as ev
 from domain.board import Board
@@ -14,7 +16,8 @@ from domain.events import Event
 from domain.features import Feature
 from domain.geometry import Pos
 from domain.moves import Decision, feature_handle, root_at
-from domain.part import Part, ext
+from domain.part import Part, ext, part_options
+from domain.rules import Options
 from domain.state import (
     GameState,
     Phase,
@@ -151,13 +154,13 @@ def offer(state: GameState) -> tuple[int, int] | None:
     if not state.has(NAME):
         return None
     own = castles(state)
-    if state.rules.castle_turn_order:
+    if _settings(state).castle_turn_order:
         asked = _asked_in_turn_order(state, own)
         return None if asked is None else (asked[1][0], asked[0])
     board = state.board
     n = len(state.players)
     for feature in state.completions():
-        if castle_base(board, feature, state.rules.castle_ends, own.roots) is None:
+        if castle_base(board, feature, _settings(state).castle_ends, own.roots) is None:
             continue
         decided = own.choices.get(feature.id, set())
         # A knight of no strength (a mayor without pennants) still decides (seed 004's reading).
@@ -182,7 +185,7 @@ def _asked_in_turn_order(state: GameState, own: Castles) -> tuple[int, list[int]
     cities = [
         (feature.id, followers[0][0])
         for feature in state.completions()
-        if castle_base(state.board, feature, state.rules.castle_ends, own.roots) is not None
+        if castle_base(state.board, feature, _settings(state).castle_ends, own.roots) is not None
         and len(followers := state.followers(feature)) == 1
     ]
     for k in range(start, n):
@@ -216,7 +219,7 @@ def _may_score(state: GameState, castle: Castle) -> bool:
     of parts that made it either (a double turn's second part). Bazaar parts are turns of their own."""
     if castle.part == state.part_count:
         return False
-    return state.rules.castle_same_turn or castle.sitting != state.sitting
+    return _settings(state).castle_same_turn or castle.sitting != state.sitting
 
 
 def target_pending(state: GameState) -> tuple[int, list[Feature]] | None:
@@ -237,7 +240,7 @@ def _on_offer(state: GameState) -> list[int]:
     """The city roots the player asked now may make a castle of: one, or under JCZ-CASTLE-OFFER
     each of theirs."""
     own = castles(state)
-    if state.rules.castle_turn_order:
+    if _settings(state).castle_turn_order:
         asked = _asked_in_turn_order(state, own)
         assert asked is not None
         return asked[1]
@@ -246,9 +249,39 @@ def _on_offer(state: GameState) -> list[int]:
     return [state.board.graph.find(found[0])]
 
 
+class CastleOptions(Options, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """Its switches (`domain.rules.Options`)."""
+
+    castle_ends: bool = False
+    """V-CASTLE-ENDS: any two one-edge city ends may become a castle, not only semicircles."""
+
+    castle_same_turn: bool = True
+    """V-CASTLE-SAME-TURN: a castle made in a double turn's first part may score in its second."""
+
+    castle_farm_value: Annotated[int, msgspec.Meta(ge=0, le=20)] = 4
+    """What a castle beside a farm is worth to it (R-CASTLE-10: 4; one more with the pig).
+    A scoring-only reading: the audit re-scores a game with castles counted like cities (3)."""
+
+    castle_turn_order: bool = False
+    """JCloisterZone's castle offer (JCZ-CASTLE-OFFER): only a city holding exactly one follower,
+    its owner asked; players asked round the table from the tile's placer, one castle each; a
+    pass ends the asking for everyone. Off: each majority holder decides for each city (R-CASTLE-3)."""
+
+
+def _settings(state: GameState) -> CastleOptions:
+    found: CastleOptions = part_options(state, NAME)
+    return found
+
+
 class CastlesPart(Part):
     name = NAME
     rank = 60
+    options = CastleOptions
+    switches = {
+        "V-CASTLE-ENDS": "castle_ends",
+        "V-CASTLE-SAME-TURN": "castle_same_turn",
+        "JCZ-CASTLE-OFFER": "castle_turn_order",
+    }
     events = (CastleBuilt, CastleTargetChosen)
     commands = (ChooseCastle, ChooseCastleTarget)
     steps = {"castle": "R-CASTLE-3", "castle-target": "R-CASTLE-7"}
@@ -267,6 +300,14 @@ class CastlesPart(Part):
             "R-CASTLE-7",
         ),
     }
+
+    def readings(self, options: Options) -> dict[str, Options]:
+        """Each yes/no switch flipped, and a castle beside a farm counted like a city (3) rather
+        than 4 (R-CASTLE-10), or 4 if it is counted otherwise: a scoring-only reading."""
+        assert isinstance(options, CastleOptions)
+        other = 3 if options.castle_farm_value != 3 else 4
+        farm = msgspec.structs.replace(options, castle_farm_value=other)
+        return super().readings(options) | {f"castle-farm-value={other}": farm}
 
     def start(self, state: GameState, event: ev.GameStarted) -> None:
         state.ext[NAME] = Castles(len(event.players))
@@ -308,7 +349,7 @@ class CastlesPart(Part):
         found = offer(state)
         assert found is not None
         castles(state).choices.setdefault(found[0], set()).add(found[1])
-        castles(state).closed = state.rules.castle_turn_order
+        castles(state).closed = _settings(state).castle_turn_order
 
     def pending(self, state: GameState) -> Decision | None:
         if state.phase != Phase.ACTION and state.phase != Phase.ACTION_DONE:
@@ -384,7 +425,7 @@ class CastlesPart(Part):
 
     def farm_border(self, state: GameState, feature: Feature) -> tuple[str, int] | None:
         if feature.id in castles(state).roots:
-            return "castles", state.rules.castle_farm_value  # R-CASTLE-10
+            return "castles", _settings(state).castle_farm_value  # R-CASTLE-10
         return None
 
     def check_early(self, state: GameState, player: int, command: Command, step: str) -> None:
@@ -398,7 +439,7 @@ class CastlesPart(Part):
         feature = board.graph.feature(root)
         if feature.kind != Kind.CITY or feature.open != 0 or feature.id in castles(state).roots:
             return
-        if castle_base(board, feature, state.rules.castle_ends, castles(state).roots) is None:
+        if castle_base(board, feature, _settings(state).castle_ends, castles(state).roots) is None:
             raise RuleViolation(
                 "R-CASTLE-2",
                 f"the city at {command.location} of {(command.x, command.y)} cannot become a castle: "

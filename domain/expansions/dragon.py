@@ -8,7 +8,7 @@ whatever comes next (a builder's second tile, a bazaar).
 
 from __future__ import annotations
 
-from typing import Final
+from typing import Final, cast
 
 from domain import events as ev
 from domain.commands import Command
@@ -16,8 +16,8 @@ from domain.errors import RuleViolation
 from domain.events import Event
 from domain.geometry import EDGE_OFFSETS, Pos
 from domain.moves import Decision
-from domain.part import Part, ext
-from domain.rules import RuleSet
+from domain.part import Part, ext, part_options
+from domain.rules import Options, RuleSet
 from domain.state import GameState, Phase, followers_gone, to_supply
 from domain.tiles import TILES
 
@@ -98,9 +98,25 @@ def _eat(state: GameState, pos: Pos) -> None:
             to_supply(state, *guard)
 
 
+class DragonOptions(Options, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """Its switches (`domain.rules.Options`)."""
+
+    dragon_after_scoring: bool = False
+    """V-DRAGON-AFTER-SCORING: the dragon moves once the turn part's features scored (and its
+    wagons moved), not before castles and scoring (R-PD-4); JCloisterZone's `dragon-move` =
+    after-scoring."""
+
+
+def _settings(state: GameState) -> DragonOptions:
+    found: DragonOptions = part_options(state, NAME)
+    return found
+
+
 class DragonPart(Part):
     name = NAME
     rank = 30
+    options = DragonOptions
+    switches = {"V-DRAGON-AFTER-SCORING": "dragon_after_scoring"}
     yields_to = ("wagon",)  # after scoring, the scored features' wagons move first (JCloisterZone's order)
     events = (DragonMoved,)
     commands = (MoveDragon,)
@@ -149,7 +165,7 @@ class DragonPart(Part):
         return placed is not None and dragon(state).at == placed.pos
 
     def pending(self, state: GameState) -> Decision | None:
-        after = state.rules.dragon_after_scoring
+        after = _settings(state).dragon_after_scoring
         # Before scoring, the dragon moves once the action is done, or at once when the player had
         # nothing to do in it (the action step skipped, as JCloisterZone does).
         phases = (Phase.PART_OVER,) if after else (Phase.ACTION, Phase.ACTION_DONE)
@@ -162,7 +178,8 @@ class DragonPart(Part):
         return [MoveDragon(x=x, y=y) for x, y in steps(state)]
 
     def rule_of(self, event: Event, rules: RuleSet) -> str:
-        return "V-DRAGON-AFTER-SCORING" if rules.dragon_after_scoring else "R-PD-4"
+        after = cast(DragonOptions, self.options_of(rules)).dragon_after_scoring
+        return "V-DRAGON-AFTER-SCORING" if after else "R-PD-4"
 
     def decide(self, state: GameState, player: int, command: Command, step: str) -> list[Event]:
         assert isinstance(command, MoveDragon)

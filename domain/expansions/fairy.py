@@ -6,15 +6,15 @@ the player instead, and stays on that tile whoever comes and goes.
 
 from __future__ import annotations
 
-from typing import Final
+from typing import Final, cast
 
 from domain import events as ev
 from domain.commands import Command
 from domain.errors import RuleViolation
 from domain.events import Event
 from domain.features import Feature
-from domain.part import Part, ext
-from domain.rules import RuleSet
+from domain.part import Part, ext, part_options
+from domain.rules import Options, RuleSet
 from domain.state import FINAL_PART, GameState, Phase, credit, segment_location
 
 NAME: Final = "fairy"
@@ -87,10 +87,10 @@ def _options(state: GameState, player: int) -> list[Spot]:
 
 def _spots(state: GameState, player: int) -> list[Spot]:
     by = fairy(state).by
-    found = _tiles(state, player) if state.rules.fairy_on_tile else _followers(state, player)
+    found = _tiles(state, player) if _settings(state).fairy_on_tile else _followers(state, player)
     if by is None:
         return found
-    if state.rules.fairy_on_tile:  # another tile (JCloisterZone compares positions)
+    if _settings(state).fairy_on_tile:  # another tile (JCloisterZone compares positions)
         return [spot for spot in found if spot[:2] != by[:2]]
     return [spot for spot in found if spot != by]
 
@@ -144,9 +144,24 @@ def _points(state: GameState, by: Spot, player: int) -> int:
     return 1 if by[3] == player else 0
 
 
+class FairyOptions(Options, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """Its switches (`domain.rules.Options`)."""
+
+    fairy_on_tile: bool = False
+    """V-FAIRY-ON-TILE: the fairy goes onto a tile holding a follower of the player, not beside
+    one follower (R-PD-5); JCloisterZone's `fairy-placement` = on-tile."""
+
+
+def _settings(state: GameState) -> FairyOptions:
+    found: FairyOptions = part_options(state, NAME)
+    return found
+
+
 class FairyPart(Part):
     name = NAME
     rank = 170
+    options = FairyOptions
+    switches = {"V-FAIRY-ON-TILE": "fairy_on_tile"}
     events = (FairyMoved,)
     commands = (MoveFairy,)
     command_steps = {MoveFairy: (("action",), "R-PD-5")}
@@ -189,7 +204,7 @@ class FairyPart(Part):
         figure = "" if command.location == ON_TILE else command.figure  # a tile names no figure
         wanted = (command.x, command.y, command.location, player, figure)
         if wanted not in _options(state, player):
-            if state.rules.fairy_on_tile:
+            if _settings(state).fairy_on_tile:
                 raise RuleViolation(
                     "V-FAIRY-ON-TILE",
                     f"the fairy moves onto another tile holding a follower of yours (location {ON_TILE!r}), "
@@ -215,7 +230,7 @@ class FairyPart(Part):
         state.phase = Phase.ACTION_DONE
 
     def rule_of(self, event: Event, rules: RuleSet) -> str:
-        return "V-FAIRY-ON-TILE" if rules.fairy_on_tile else "R-PD-5"
+        return "V-FAIRY-ON-TILE" if cast(FairyOptions, self.options_of(rules)).fairy_on_tile else "R-PD-5"
 
     def _bonus(self, state: GameState, feature: Feature, version: int, final: bool) -> None:
         """The fairy's follower on a scored feature: 3 for its owner (R-PD-5); on a tile

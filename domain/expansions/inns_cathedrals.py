@@ -8,12 +8,15 @@ pennant when completed and nothing at the end; the large follower counts as two 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Final
+from typing import Annotated, Final
+
+import msgspec
 
 from domain import events as ev
 from domain.features import Feature
 from domain.moves import unoccupied_locations
-from domain.part import FigureKind, Part
+from domain.part import FigureKind, Part, part_options
+from domain.rules import Options
 from domain.scoring import Parts
 from domain.state import GameState
 from domain.tiles import Kind
@@ -48,14 +51,27 @@ class MarkedFeature(Part):
         return value + extra, (*parts, (self.mark, extra))
 
 
+class BigFollowerOptions(Options, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """Its switches (`domain.rules.Options`)."""
+
+    big_followers: Annotated[int, msgspec.Meta(ge=0, le=5)] = 1
+    """Large followers each player has with Inns & Cathedrals (R-IC-5)."""
+
+
+def _settings(state: GameState) -> BigFollowerOptions:
+    found: BigFollowerOptions = part_options(state, "big_follower")
+    return found
+
+
 class BigFollowerPart(Part):
     name = "big_follower"
     rank = 130
+    options = BigFollowerOptions
     figures = {BIG: FigureKind(follower=True, strength=2, rule="R-IC-5")}
 
     def start(self, state: GameState, event: ev.GameStarted) -> None:
         state.ext[self.name] = None
-        state.ext["figures"][BIG] = [event.rules.big_followers] * len(event.players)
+        state.ext["figures"][BIG] = [_settings(state).big_followers] * len(event.players)
 
     def deployments(self, state: GameState, figure: str) -> list[str]:
         """Wherever a follower may go (R-IC-5)."""

@@ -4,12 +4,15 @@ city to the farm's value for that player.
 
 from __future__ import annotations
 
-from typing import Final
+from typing import Annotated, Final
+
+import msgspec
 
 from domain import events as ev
 from domain.features import Feature
 from domain.moves import own_follower_locations
-from domain.part import FigureKind, Part
+from domain.part import FigureKind, Part, part_options
+from domain.rules import Options
 from domain.scoring import Parts
 from domain.state import GameState, return_figures, return_stranded
 from domain.tiles import Kind
@@ -18,14 +21,27 @@ NAME: Final = "pigs"
 FIGURE: Final = "pig"
 
 
+class PigOptions(Options, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """Its switches (`domain.rules.Options`)."""
+
+    pigs: Annotated[int, msgspec.Meta(ge=0, le=5)] = 1
+    """Pigs each player has with Traders & Builders (R-TB-1)."""
+
+
+def _settings(state: GameState) -> PigOptions:
+    found: PigOptions = part_options(state, NAME)
+    return found
+
+
 class PigsPart(Part):
     name = NAME
     rank = 90
+    options = PigOptions
     figures = {FIGURE: FigureKind(follower=False, strength=0, rule="R-TB-5")}
 
     def start(self, state: GameState, event: ev.GameStarted) -> None:
         state.ext[NAME] = None
-        state.ext["figures"][FIGURE] = [event.rules.pigs] * len(event.players)
+        state.ext["figures"][FIGURE] = [_settings(state).pigs] * len(event.players)
 
     def deployments(self, state: GameState, figure: str) -> list[str]:
         """A field of the tile just placed holding one of the player's farmers (R-TB-5)."""

@@ -6,7 +6,7 @@ V-PRINCESS-MUST, obliges them to: that is then the only thing they may do with t
 
 from __future__ import annotations
 
-from typing import Final
+from typing import Final, cast
 
 from domain import events as ev
 from domain.commands import Command
@@ -14,8 +14,8 @@ from domain.errors import RuleViolation
 from domain.events import Event
 from domain.features import Feature
 from domain.moves import Decision
-from domain.part import Part
-from domain.rules import RuleSet
+from domain.part import Part, part_options
+from domain.rules import Options, RuleSet
 from domain.state import GameState, Phase, lift_figure, segment_location, to_supply
 from domain.tiles import Kind
 
@@ -122,9 +122,24 @@ class Princess:
         self.owed = False  # V-PRINCESS-MUST: the tile just placed obliges its player to remove a knight
 
 
+class PrincessOptions(Options, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """Its switches (`domain.rules.Options`)."""
+
+    princess_must: bool = False
+    """V-PRINCESS-MUST: a princess tile whose city holds a knight obliges its player to send one
+    home, instead of merely letting them (R-PD-6); JCloisterZone's `princess-action` = must."""
+
+
+def _settings(state: GameState) -> PrincessOptions:
+    found: PrincessOptions = part_options(state, "princess")
+    return found
+
+
 class PrincessPart(Part):
     name = "princess"
     rank = 50
+    options = PrincessOptions
+    switches = {"V-PRINCESS-MUST": "princess_must"}
     events = (KnightRemoved,)
     commands = (RemoveKnight,)
     steps = {MUST: "V-PRINCESS-MUST"}
@@ -152,7 +167,7 @@ class PrincessPart(Part):
     def tile_placed(self, state: GameState, placed: object) -> None:
         """V-PRINCESS-MUST: with a knight to send home, the player may do nothing else with the
         tile: no deployment, no other action, no pass (JCloisterZone's `princess-action` = must)."""
-        if state.rules.princess_must and _knights(state):
+        if _settings(state).princess_must and _knights(state):
             state.ext[self.name].owed = True
             state.phase = Phase.ACTION_DONE  # the action step is over: only this decision is left
 
@@ -165,7 +180,7 @@ class PrincessPart(Part):
         return _removals(state)
 
     def rule_of(self, event: Event, rules: RuleSet) -> str:
-        return "V-PRINCESS-MUST" if rules.princess_must else "R-PD-6"
+        return "V-PRINCESS-MUST" if cast(PrincessOptions, self.options_of(rules)).princess_must else "R-PD-6"
 
     def action_commands(self, state: GameState) -> list[Command]:
         return _removals(state) if state.phase == Phase.ACTION else []

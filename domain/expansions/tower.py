@@ -13,7 +13,8 @@ from domain.errors import RuleViolation
 from domain.events import Event
 from domain.geometry import Pos
 from domain.moves import Decision, expected_step, legal_deployments
-from domain.part import Part, ext
+from domain.part import Part, ext, part_options
+from domain.rules import Options
 from domain.state import GameState, Phase, credit, lift_figure, to_supply
 
 NAME: Final = "tower"
@@ -174,7 +175,7 @@ def ransom_sitting(state: GameState, step: str) -> int:
 def _ransom_refused(state: GameState, payer: int, step: str) -> str | None:
     """Why `payer` may pay no ransom now, under JCZ-TOWER-RANSOM-LIMITS (JCloisterZone: one
     ransom a turn, whoever pays it, and none with a score below the ransom); None when they may."""
-    if not state.rules.ransom_limited:
+    if not _settings(state).ransom_limited:
         return None
     if towers(state).ransom_sitting == ransom_sitting(state, step):
         return "a ransom was paid in this turn already"
@@ -204,9 +205,37 @@ def _ransoms(state: GameState, me: int, step: str) -> list[Command]:
     ]
 
 
+class TowerOptions(Options, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """Its switches (`domain.rules.Options`)."""
+
+    ransom_alone: bool = True
+    """A ransom may be paid in the turn's action step even when nothing else can be done there
+    (R-TOWER-7); JCloisterZone offers it only beside another action (JCZ-TOWER-RANSOM)."""
+
+    ransom_limited: bool = False
+    """JCZ-TOWER-RANSOM-LIMITS: at most one ransom a turn (a builder's second part included), and
+    none by a player whose score is below the ransom; R-TOWER-7 sets neither limit."""
+
+    ransom_any_step: bool = False
+    """JCZ-RANSOM-ANY-STEP: a ransom may be paid by the player asked for any decision (a tile to
+    place, an abbey, a dragon step, a bid…), in their turn or another's, the decision staying
+    open; R-TOWER-7 lets it be paid during the turn's action only."""
+
+
+def _settings(state: GameState) -> TowerOptions:
+    found: TowerOptions = part_options(state, NAME)
+    return found
+
+
 class TowerPart(Part):
     name = NAME
     rank = 20
+    options = TowerOptions
+    switches = {
+        "JCZ-TOWER-RANSOM": "ransom_alone",
+        "JCZ-TOWER-RANSOM-LIMITS": "ransom_limited",
+        "JCZ-RANSOM-ANY-STEP": "ransom_any_step",
+    }
     events = (TowerPiecePlaced, FollowerCaptured, PrisonersExchanged, TowerGuarded, RansomPaid)
     commands = (PlaceTowerPiece, CaptureFollower, GuardTower, PayRansom, ExchangePrisoner)
     steps = {"capture": "R-TOWER-4", "exchange": "R-TOWER-6"}
@@ -271,14 +300,14 @@ class TowerPart(Part):
             found += [PlaceTowerPiece(x=x, y=y) for x, y in open_towers]  # R-TOWER-3
         for figure in self._follower_kinds(state):
             found += [GuardTower(x=x, y=y, figure=figure) for x, y in open_towers if own.heights[(x, y)] > 0]
-        if state.rules.ransom_alone or found or legal_deployments(state):
+        if _settings(state).ransom_alone or found or legal_deployments(state):
             # JCZ-TOWER-RANSOM: JCloisterZone skips a turn's action step when nothing else is
             # offered there, a ransom notwithstanding.
             found += _ransoms(state, me, "action")
         return found
 
     def step_commands(self, state: GameState, step: str) -> list[Command]:
-        if not (state.rules.ransom_any_step or _in_action(state, step)):
+        if not (_settings(state).ransom_any_step or _in_action(state, step)):
             return []
         due = expected_step(state)
         return [] if due is None else _ransoms(state, due.player, step)
@@ -286,7 +315,7 @@ class TowerPart(Part):
     def answers_any_step(self, state: GameState, command: Command) -> bool:
         if not isinstance(command, PayRansom):
             return False
-        if state.rules.ransom_any_step:  # JCZ-RANSOM-ANY-STEP
+        if _settings(state).ransom_any_step:  # JCZ-RANSOM-ANY-STEP
             return True
         due = expected_step(state)  # R-TOWER-7: during the action, a step within it included
         return due is not None and _in_action(state, due.step)

@@ -9,7 +9,9 @@ and a road or city is linked to an abbey that closes one of its ends.
 
 from __future__ import annotations
 
-from typing import Final
+from typing import Annotated, Final, cast
+
+import msgspec
 
 from domain import events as ev
 from domain.commands import Command
@@ -18,8 +20,8 @@ from domain.events import Event
 from domain.features import Feature
 from domain.geometry import RING_OFFSETS, Pos, neighbour
 from domain.moves import Decision, unoccupied_locations
-from domain.part import FigureKind, Part, ext
-from domain.rules import RuleSet
+from domain.part import FigureKind, Part, ext, part_options
+from domain.rules import Options, RuleSet
 from domain.state import GameState, Phase, deploy
 from domain.tiles import Kind
 
@@ -68,7 +70,7 @@ def destinations(state: GameState, source: Pos, segment: int = -1) -> list[tuple
     graph = board.graph
     castles = state.ext["castles"].roots if state.has("castles") else set()
     dragon = state.ext["dragon"].at if state.has("dragon") else None
-    if state.rules.wagon_connected:
+    if _settings(state).wagon_connected:
         spots = linked(state, segment)
     else:
         spots = []
@@ -140,9 +142,28 @@ def _done(state: GameState, index: int) -> None:
     del own.segments[: index + 1]
 
 
+class WagonOptions(Options, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """Its switches (`domain.rules.Options`)."""
+
+    wagons: Annotated[int, msgspec.Meta(ge=0, le=5)] = 1
+    """Wagons each player has with Abbey & Mayor (R-AM-5)."""
+
+    wagon_connected: bool = False
+    """V-WAGON-C1: a wagon whose feature scored moves only to a feature linked to that one (a road
+    running into it on one tile, an abbey closing it), not to any on the nine tiles around
+    (R-AM-5); JCloisterZone's `wagon-move` = C1."""
+
+
+def _settings(state: GameState) -> WagonOptions:
+    found: WagonOptions = part_options(state, NAME)
+    return found
+
+
 class WagonPart(Part):
     name = NAME
     rank = 160
+    options = WagonOptions
+    switches = {"V-WAGON-C1": "wagon_connected"}
     events = (WagonMoved,)
     commands = (MoveWagon,)
     figures = {FIGURE: FigureKind(follower=True, strength=1, rule="R-AM-5")}
@@ -156,7 +177,7 @@ class WagonPart(Part):
 
     def start(self, state: GameState, event: ev.GameStarted) -> None:
         state.ext[NAME] = Wagons()
-        state.ext["figures"][FIGURE] = [event.rules.wagons] * len(event.players)
+        state.ext["figures"][FIGURE] = [_settings(state).wagons] * len(event.players)
 
     def begin_part(self, state: GameState) -> None:
         wagons(state).waiting = []
@@ -213,7 +234,7 @@ class WagonPart(Part):
         return [MoveWagon(x=x, y=y, location=loc) for x, y, loc in destinations(state, found[2], found[3])]
 
     def rule_of(self, event: Event, rules: RuleSet) -> str:
-        return "V-WAGON-C1" if rules.wagon_connected else "R-AM-5"
+        return "V-WAGON-C1" if cast(WagonOptions, self.options_of(rules)).wagon_connected else "R-AM-5"
 
     def decide(self, state: GameState, player: int, command: Command, step: str) -> list[Event]:
         assert isinstance(command, MoveWagon)
@@ -221,7 +242,7 @@ class WagonPart(Part):
         assert found is not None
         wanted = (command.x, command.y, command.location)
         if wanted not in destinations(state, found[2], found[3]):
-            if state.rules.wagon_connected:
+            if _settings(state).wagon_connected:
                 raise RuleViolation(
                     "V-WAGON-C1",
                     f"the wagon cannot roll to {command.location} of {(command.x, command.y)}: it goes to an "
