@@ -23,7 +23,6 @@ from msgspec.structs import replace
 
 from domain.aggregate import Game
 from domain.commands import Pass
-from domain.expansions.abbey import TILE as ABBEY, PlaceAbbey
 from domain.moves import expected_step, legal_commands, legal_placements
 from domain.scoring import Award
 from domain.state import TINY_CITY, GameState, Phase
@@ -42,41 +41,14 @@ from replays.jcz import (
     unsupported,
 )
 from replays.jcz_draws import DrawWalk
+from replays.jcz_sets import FINAL_ONLY, NOT_SCORES, PLACEMENT_STEPS, SCORE_NAMES
 
 Verdict = Literal["agrees", "disagrees", "unsupported", "error", "unchecked"]
 FAILING: frozenset[str] = frozenset({"disagrees", "error"})
 
-# Our award categories -> JCloisterZone's score names; unfinished features score as `….incomplete`.
-_SCORE_NAMES = {
-    "road": "road",
-    "city": "city",
-    "city.tiny": "city.tiny",
-    "cloister": "monastery",
-    "farm": "field",
-    "castle": "castle",
-    "goods": "trade-goods",
-    "ransom": "ransom",
-    "farm.barn-placed": "field.barn-placed",
-    "farm.barn-connected": "field.barn-connected",
-    "fairy.turn": "fairy.turn",
-    "fairy.completed": "fairy.completed",
-}
-# Our awards that JCloisterZone records as no score of a turn part (its own events instead).
-_NOT_SCORES = frozenset({"bazaar", "ransom"})
-# Only ever scored at the end, never "incomplete".
-_NO_INCOMPLETE = frozenset(
-    {
-        "city.tiny",
-        "farm",
-        "castle",
-        "goods",
-        "ransom",
-        "farm.barn-placed",
-        "farm.barn-connected",
-        "fairy.turn",
-        "fairy.completed",
-    }
-)
+# Our award categories -> JCloisterZone's score names (each set's mapping names its own);
+# unfinished features score as `….incomplete`, but those scored only at the end.
+_SCORE_NAMES = SCORE_NAMES
 _EMPTY = ".empty"
 # Our phases -> JCloisterZone's phase names, for `phase is …` assertions.
 _PHASE_NAMES = {Phase.PLACE: "TilePhase", Phase.ACTION: "ActionPhase", Phase.OVER: "GameOverPhase"}
@@ -183,7 +155,7 @@ def score_name(award: Award) -> str:
         # named after the kind of feature alone: a tiny city's too (V-TINY-CITY)
         return _SCORE_NAMES["city" if category == TINY_CITY else category] + _EMPTY
     name = _SCORE_NAMES[award.category]
-    return f"{name}.incomplete" if award.final and award.category not in _NO_INCOMPLETE else name
+    return f"{name}.incomplete" if award.final and award.category not in FINAL_ONLY else name
 
 
 class _Checker(ReplayVisitor):
@@ -226,12 +198,13 @@ class _Checker(ReplayVisitor):
         if self.oracle is None:
             return
         decision = self.decisions.pop(index, None)
+        waiting = expected_step(state)
+        placing = PLACEMENT_STEPS.get(waiting.step) if waiting is not None else None
         if state.tile is not None:
             held = state.tile.id
         else:
-            waiting = expected_step(state)
-            if waiting is None or waiting.step != "abbey":
-                # Our rules hold no tile here: name what they wait for, not the abbey.
+            if waiting is None or placing is None:
+                # Our rules hold no tile here: name what they wait for, not a set's own placement.
                 raise _Differs(
                     Disagreement(
                         what="legal placements",
@@ -242,8 +215,12 @@ class _Checker(ReplayVisitor):
                         theirs=f"{decision.tile} placed" if decision else "a tile placed",
                     )
                 )
-            held = ABBEY
-        ours = legal_placements(state) if state.tile is not None else _abbey_placements(state)
+            held = placing[1]
+        if state.tile is not None:
+            ours = legal_placements(state)
+        else:
+            assert waiting is not None and placing is not None
+            ours = placing[0].placement_options(state, waiting.step)
         if decision is None:
             raise _Differs(
                 Disagreement(
@@ -288,7 +265,7 @@ class _Checker(ReplayVisitor):
         self.awards_seen += taken
         # Bazaar payments and ransoms move points, but JCZ records them as the auction's and the
         # ransom's own events, not as scores of the turn part: only the totals count them.
-        awards = [a for a in fresh[:taken] if a.category not in _NOT_SCORES]
+        awards = [a for a in fresh[:taken] if a.category not in NOT_SCORES]
         mine = sorted(_award_key(a) for a in awards if not a.final)
         if self.part >= len(self.parts):
             raise _Differs(
@@ -398,11 +375,6 @@ def _seat(seats: dict[str, int], name: str, sentence: str) -> int:
     if name not in seats:
         raise JczError(f"assertion {sentence!r} names no player of the game")
     return seats[name]
-
-
-def _abbey_placements(state: GameState) -> list[tuple[int, int, int]]:
-    """The abbey's placements on offer, as JCloisterZone lists them with the tile decisions."""
-    return [(c.x, c.y, c.rotation) for c in legal_commands(state) if isinstance(c, PlaceAbbey)]
 
 
 def _check_draws(ours: Sequence[JczDraw], theirs: Sequence[JczDraw]) -> None:

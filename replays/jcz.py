@@ -30,30 +30,11 @@ from domain.aggregate import Game
 from domain.catalogue import START_TILE
 from domain.commands import Command, Deploy, Pass, PlaceTile
 from domain.errors import RuleViolation
-from domain.expansions import PARTS, SETS, start_tile_of
-from domain.expansions.abbey import PlaceAbbey
-from domain.expansions.barn import corner_field as barn_corner_field
-from domain.expansions.bazaars import Bid, Buy, ChooseBazaarTile, Sell
-from domain.expansions.bridges import PlaceBridge
-from domain.expansions.castles import ChooseCastle, ChooseCastleTarget, target_pending
-from domain.expansions.dragon import MoveDragon
-from domain.expansions.fairy import ON_TILE as FAIRY_ON_TILE, MoveFairy
-from domain.expansions.portal_princess import RemoveKnight
-from domain.expansions.tower import (
-    ON_TOWER,
-    CaptureFollower,
-    ExchangePrisoner,
-    GuardTower,
-    PayRansom,
-    PlaceTowerPiece,
-    towers,
-)
-from domain.expansions.wagon import MoveWagon
-from domain.geometry import EDGE_BY_NAME, EDGE_NAMES, HALF_BY_NAME, HALF_NAMES
-from domain.moves import expected_step, feature_handle, may_pass
+from domain.expansions import SETS, start_tile_of
+from domain.moves import expected_step, may_pass
 from domain.readings import checked, rule_set, switch
 from domain.rules import RuleSet
-from domain.state import GameState, feature_value
+from domain.state import GameState
 from domain.tiles import TILES
 from replays.jcz_format import (
     Jcz4Save as Jcz4Save,
@@ -75,76 +56,24 @@ from replays.jcz_format import (
     JczStart as JczStart,
     JczTest as JczTest,
 )
+from replays.jcz_mapping import JczSet
+from replays.jcz_names import JCZ_HALVES as JCZ_HALVES, location_name as location_name
+from replays.jcz_sets import (
+    ELEMENTS,
+    FIGURES,
+    MAPPINGS,
+    PLACEMENT_STEPS,
+    READING,
+    RULE_SWITCHES,
+    in_play,
+)
 
-# Our expansion codes -> the JCloisterZone tile set and the setup elements each one brings.
-JCZ_EXPANSIONS: dict[str, tuple[str, frozenset[str]]] = {
-    "base": ("basic", frozenset({"small-follower", "farmers"})),
-    "bcb": ("bridges-castles-and-bazaars", frozenset({"bridge", "castle", "bazaar"})),
-    # pig-herd: JCZ switches on the pig herd of a tile none of our sets has; without it, no effect.
-    "tb": ("traders-and-builders", frozenset({"builder", "pig", "traders", "pig-herd"})),
-    "ic": ("inns-and-cathedrals", frozenset({"big-follower", "cathedral", "inn"})),
-    "river": ("river/1", frozenset({"river"})),
-    "tower": ("tower", frozenset({"tower"})),
-    "am": ("abbey-and-mayor", frozenset({"abbey", "barn", "mayor", "wagon"})),
-    "pd": ("princess-and-dragon", frozenset({"dragon", "fairy", "princess", "portal"})),
-}
-# The setup element that switches each of our parts on; a part of a set in play whose element
-# the save leaves out is played without (RuleSet.without), as JCloisterZone does. JCloisterZone
-# asks only whether the key is there (its client deletes a switched-off element): `"inn": false`
-# still plays inns, and a figure counted 0 is a part in play without figures.
-PART_ELEMENTS: dict[str, str] = {
-    "bridges": "bridge",
-    "castles": "castle",
-    "bazaars": "bazaar",
-    "builders": "builder",
-    "pigs": "pig",
-    "goods": "traders",
-    "inns": "inn",
-    "cathedrals": "cathedral",
-    "big_follower": "big-follower",
-    "abbey": "abbey",
-    "mayor": "mayor",
-    "wagon": "wagon",
-    "barn": "barn",
-    "fairy": "fairy",
-    "dragon": "dragon",
-    "princess": "princess",
-    "portal": "portal",
-    "tower": "tower",
-}
-# The expansions whose saves we import; a save needing anything else is refused or reported
-# "unsupported".
-SUPPORTED: frozenset[str] = frozenset({"base", "bcb", "tb", "ic", "river", "tower", "am", "pd"})
-
-SET_CODES = {jcz_set: code for code, (jcz_set, _) in JCZ_EXPANSIONS.items()}
-# Switches of our RuleSet that reproduce how JCloisterZone 5.x plays (RULES.md section 9); only
-# the ones the engine has are set, so they take effect as the engine gains them.
-JCZ_READING: dict[str, Any] = {
-    "order": "jcz",
-    "bazaar_choice_moves_on": True,
-    "bridge_on_neighbours": False,
-    "builder_on_completed": False,
-    "ransom_alone": False,
-    "ransom_limited": True,
-    "ransom_any_step": True,
-    "castle_turn_order": True,
-    "abbey_end_rounds": True,
-}
+# Switches of our rule set that reproduce how JCloisterZone 5.x plays (RULES.md section 9), each
+# set's from its mapping.
+JCZ_READING: dict[str, Any] = dict(READING)
 # JCloisterZone's setup rules we play, by (name, value): the rule-set switches each sets.
-JCZ_RULE_SWITCHES: dict[tuple[str, Any], dict[str, Any]] = {
-    ("tiny-city-scoring", "4"): {"tiny_city": False},
-    ("tiny-city-scoring", "2"): {"tiny_city": True},  # V-TINY-CITY
-    ("princess-action", "may"): {"princess_must": False},
-    ("princess-action", "must"): {"princess_must": True},  # V-PRINCESS-MUST
-    ("fairy-placement", "next-follower"): {"fairy_on_tile": False},
-    ("fairy-placement", "on-tile"): {"fairy_on_tile": True},  # V-FAIRY-ON-TILE
-    ("dragon-move", "before-scoring"): {"dragon_after_scoring": False},
-    ("dragon-move", "after-scoring"): {"dragon_after_scoring": True},  # V-DRAGON-AFTER-SCORING
-    ("wagon-move", "C2"): {"wagon_connected": False},
-    ("wagon-move", "C1"): {"wagon_connected": True},  # V-WAGON-C1
-    ("barn-placement", "not-occupied"): {"barn_occupied": False},
-    ("barn-placement", "occupied"): {"barn_occupied": True},  # V-BARN-OCCUPIED
-}
+JCZ_RULE_SWITCHES: dict[tuple[str, Any], dict[str, Any]] = dict(RULE_SWITCHES)
+SET_CODES = {m.tile_set: code for code, m in MAPPINGS.items()}  # JCloisterZone's tile sets -> our codes
 
 
 def rule_switches(name: str, value: Any) -> dict[str, Any]:
@@ -161,8 +90,6 @@ JCZ_RULE_DEFAULTS: dict[str, Any] = {
     for (name, value), switches in JCZ_RULE_SWITCHES.items()
     if all(switch(RuleSet(), field) == on for field, on in switches.items())
 }
-# Half-edges: JCloisterZone names each edge's halves left/right as seen from the tile centre.
-JCZ_HALVES = {"NL": "Nw", "NR": "Ne", "EL": "En", "ER": "Es", "SL": "Se", "SR": "Sw", "WL": "Ws", "WR": "Wn"}
 
 
 # What a message whose payload has the wrong shape (a field missing, a list where a number is
@@ -180,11 +107,7 @@ def malformed_save(path: str | Path) -> Iterator[None]:
 
 
 # 4.x expansion names -> 5.x set ids; others are lower-cased, and `unsupported` names them.
-_JCZ4_SETS = {
-    "BASIC": "basic",
-    "BRIDGES_CASTLES_AND_BAZAARS": "bridges-castles-and-bazaars",
-    "TRADERS_AND_BUILDERS": "traders-and-builders",
-}
+_JCZ4_SETS = {m.legacy_name: m.tile_set for m in MAPPINGS.values() if m.legacy_name}
 _JCZ4_END = "#END"  # marks the end of a 4.x forced draw order: the pack is empty there
 
 
@@ -260,53 +183,31 @@ def expansions_of(save: JczSave) -> tuple[str, ...]:
     setup = save.setup
     found = {SET_CODES.get(set_name(key), set_name(key)) for key, copies in setup.sets.items() if copies > 0}
     for element, value in setup.elements.items():
-        if value:
-            found.update(code for code, (_, elements) in JCZ_EXPANSIONS.items() if element in elements)
-    ours = [code for code in JCZ_EXPANSIONS if code in found]
+        if value and element in ELEMENTS:
+            found.add(ELEMENTS[element][0].code)
+    ours = [code for code in MAPPINGS if code in found]
     return (*ours, *sorted(found - set(ours)))
 
 
 def unsupported(save: JczSave) -> str | None:
     """What the save needs that our engine does not implement, or None if it can be replayed.
 
-    An expansion of ours is needed when its tile set or one of its elements is in play; sets,
-    elements and rules we do not know at all are named one by one.
+    Sets, elements and rules we do not know at all are named one by one, then what a set in play
+    cannot replay of it (its mapping says).
     """
     setup = save.setup
-    needs: dict[str, list[str]] = {}
-    unknown: list[str] = []
+    missing: list[str] = []
     for key, copies in setup.sets.items():
-        code = SET_CODES.get(set_name(key))
-        if copies > 0 and code is None:
-            unknown.append(f"set {set_name(key)}")
-        elif copies > 0 and code is not None:
-            needs.setdefault(code, []).append(f"{set_name(key)} tiles")
-            if key.partition(":")[2] not in ("", "1"):  # the catalogue holds first editions only
-                unknown.append(f"set {key} (a later edition)")
-    for element, value in setup.elements.items():
-        if not value:  # 0 figures, or switched off: not in play
+        if copies <= 0:
             continue
-        code = next((c for c, (_, elements) in JCZ_EXPANSIONS.items() if element in elements), None)
-        if code is None:
-            unknown.append(f"element {element}")
-        else:
-            needs.setdefault(code, []).append(element)
-    missing = [f"{code} ({', '.join(what)})" for code, what in needs.items() if code not in SUPPORTED]
-    missing += unknown
-    played = {part.name for part in PARTS}
-    missing += [
-        f"element {element} (not played yet)"
-        for part, element in PART_ELEMENTS.items()
-        if setup.elements.get(element) and part not in played
-    ]
-    missing += [
-        f"rule {name}={value}"
-        for name, value in setup.rules.items()
-        if not rule_switches(name, value)
-    ]
-    if "river" in needs and setup.elements and "river" not in setup.elements:
-        # JCloisterZone then shuffles the river into the pile, unchecked (its engine can fail on it)
-        missing.append("river tiles without the river element")
+        if set_name(key) not in SET_CODES:
+            missing.append(f"set {set_name(key)}")
+        elif key.partition(":")[2] not in ("", "1"):  # the catalogue holds first editions only
+            missing.append(f"set {key} (a later edition)")
+    missing += [f"element {name}" for name, value in setup.elements.items() if value and name not in ELEMENTS]
+    rules = setup.rules.items()
+    missing += [f"rule {name}={value}" for name, value in rules if not rule_switches(name, value)]
+    missing += [why for m in in_play(expansions_of(save)) if (why := m.unsupported(save))]
     if not 1 <= len(save.players) <= 6:
         missing.append(f"{len(save.players)} player(s) (1 to 6 supported)")
     start = start_tile_of(tuple(c for c in expansions_of(save) if c in SETS))
@@ -317,21 +218,21 @@ def unsupported(save: JczSave) -> str | None:
 
 
 def jcz_rules(save: JczSave) -> RuleSet:
-    """The rule set that replays a save: its follower count and farmers, read the JCZ way."""
+    """The rule set that replays a save: its follower count and farmers, the figure counts its
+    elements give, the readings its setup rules select, read the JCZ way."""
     elements = save.setup.elements
+    counts = {
+        element.number: elements[name]
+        for name, (_, element) in ELEMENTS.items()
+        if element.number is not None and name in elements
+    }
     return checked(
         rule_set(
-            followers=elements.get("small-follower", 7),
             # Like any element, on when named at all (4.x saves name none: farmers on).
             farmers="farmers" in elements or not elements,
-            builders=elements.get("builder", 1),
-            pigs=elements.get("pig", 1),
-            big_followers=elements.get("big-follower", 1),
-            mayors=elements.get("mayor", 1),
-            wagons=elements.get("wagon", 1),
-            barns=elements.get("barn", 1),
             without=_parts_left_out(save),
             solo=len(save.players) == 1,  # JCZ's rule tests play alone
+            **counts,
             **{k: v for rule in save.setup.rules.items() for k, v in rule_switches(*rule).items()},
             **JCZ_READING,
         )
@@ -339,38 +240,21 @@ def jcz_rules(save: JczSave) -> RuleSet:
 
 
 def _parts_left_out(save: JczSave) -> tuple[str, ...]:
-    """Parts of the sets in play whose setup element the save switches off (4.x saves name no
-    elements: their sets play whole)."""
+    """Parts of the sets in play whose setup element the save leaves out. JCloisterZone asks only
+    whether the key is there (its client deletes a switched-off element): `"inn": false` still
+    plays inns, and a figure counted 0 is a part in play without figures. 4.x saves name no
+    elements: their sets play whole."""
     elements = save.setup.elements
     if not elements:
         return ()
     in_play = {name for code in expansions_of(save) for name in SETS.get(code, ())}
     return tuple(
         sorted(
-            part
-            for part, element in PART_ELEMENTS.items()
-            if part in in_play and elements.get(element) is None
+            element.part
+            for name, (_, element) in ELEMENTS.items()
+            if element.part is not None and element.part in in_play and elements.get(name) is None
         )
     )
-
-
-def location_name(pointer: JczPointer) -> str:
-    """Our name for a JCloisterZone feature location (both in board orientation)."""
-    where = pointer.location
-    if pointer.feature == "Monastery" or where == "CLOISTER":
-        return "cloister"
-    if where == "II":  # a second field touching no edge
-        return "inner2"
-    if where == "I":  # a field touching no edge
-        return "inner"
-    if pointer.feature == "Field" or any(c in where for c in "LR"):  # only half-edges say L/R
-        halves = sorted(HALF_BY_NAME[JCZ_HALVES[token]] for token in where.split("."))
-        return "+".join(HALF_NAMES[h] for h in halves)
-    if where.startswith("_"):  # every edge but one
-        edges = [e for e, name in enumerate(EDGE_NAMES) if name != where[1]]
-    else:
-        edges = sorted(EDGE_BY_NAME[c] for c in where)
-    return "+".join(EDGE_NAMES[e] for e in edges)
 
 
 # ---------------------------------------------------------------- replaying
@@ -385,6 +269,45 @@ class ReplayVisitor:
 
     def committed(self, index: int, state: GameState) -> None:
         """Message `index` committed a turn part; its scoring is in `state.awards`."""
+
+
+class SaveReader:
+    """What a set's mapping reads a message against: the game so far, and what it remembers."""
+
+    def __init__(self, game: Game, mappings: tuple[JczSet, ...]) -> None:
+        self.game = game
+        self.state = game.state
+        self.mappings = mappings
+        self.scratch: dict[str, Any] = {}  # each mapping's memory of the log, by its own keys
+
+    def step(self) -> str | None:
+        """The decision our rules wait for now."""
+        decision = expected_step(self.state)
+        return None if decision is None else decision.step
+
+    def pointer(self, index: int, pointer: object) -> JczPointer:
+        try:
+            return msgspec.convert(pointer, JczPointer)
+        except msgspec.ValidationError as e:
+            raise JczError(f"message {index}: unreadable pointer {pointer!r}") from e
+
+    def location(self, pointer: JczPointer) -> str:
+        """Our location for a pointer: a set's own place, else a segment."""
+        for mapping in self.mappings:
+            found = mapping.location(pointer)
+            if found is not None:
+                return found
+        return location_name(pointer)
+
+    def figure(self, index: int, payload: dict[str, Any]) -> str:
+        """Our figure of the meeple a message names in its `meepleId`."""
+        return self.figure_of(index, str(payload.get("meepleId", "")))
+
+    def figure_of(self, index: int, meeple_id: str) -> str:
+        name = "".join(meeple_id.split(".")[1:2])
+        if name not in FIGURES:
+            raise JczError(f"message {index} moves a {name or 'figure'} we do not support")
+        return FIGURES[name]
 
 
 def replay_jcz(
@@ -404,24 +327,21 @@ def replay_jcz(
     if strangers:
         raise JczError(f"unknown tile id(s): {', '.join(strangers)}")
     names = [p.name for p in sorted(save.players, key=lambda p: p.slot)]
+    expansions = expansions_of(save)
     try:
-        game = Game.start(
-            names, draw_order, expansions=expansions_of(save), rules=jcz_rules(save), game_id=game_id
-        )
+        game = Game.start(names, draw_order, expansions=expansions, rules=jcz_rules(save), game_id=game_id)
     except RuleViolation as e:
         raise JczError(f"setup refused: {e}") from e
     hooks = visitor or ReplayVisitor()
+    mappings = in_play(expansions)
+    reader = SaveReader(game, mappings)
     state = game.state
     placed = False  # a tile placed since the last COMMIT: that COMMIT ends a turn part
-    # Who took each meeple prisoner last, by JCloisterZone's meeple id: a ransom names the
-    # prisoner, and with its owner's followers of one kind held by two players, only the id
-    # says whom the ransom goes to (R-TOWER-7).
-    jailers: dict[str, int] = {}
     for index, message in enumerate(save.replay):
-        _answer_unasked(game)
+        _answer_unasked(game, mappings)
         placed = placed or message.type == "PLACE_TILE"
         try:
-            command = _command(index, message, state, jailers)
+            command = _command(reader, index, message)
         except (KeyError, ValueError, TypeError) as e:  # a payload without its fields
             raise JczError(f"message {index} ({message.type}) is malformed: {e!r}") from e
         if command is None:
@@ -431,14 +351,14 @@ def replay_jcz(
                 hooks.committed(index, state)
             placed = placed and message.type != "COMMIT"
             continue
-        if isinstance(command, PlaceTile | PlaceAbbey) or (
-            isinstance(command, Pass) and _step(state) in ("abbey", "place")
+        decision = expected_step(state)
+        if message.type == "PLACE_TILE" or (
+            message.type == "PASS" and decision is not None and decision.step in _PLACING
         ):
-            # JCloisterZone lists an abbey declined, and a tile declined that fits only with a
-            # bridge (R-BRIDGE-7), as placement decisions too.
+            # JCloisterZone lists a tile placed or declined (one that fits only with a bridge,
+            # R-BRIDGE-7), and a set's own placement step (an abbey), as placement decisions.
             hooks.placement(index, state)
         try:
-            decision = expected_step(state)
             seat = state.current if decision is None else decision.player
             if message.player is not None and message.player != seat:  # 4.x messages name nobody
                 raise JczRefused(
@@ -449,160 +369,52 @@ def replay_jcz(
             game.execute(seat, command)
         except RuleViolation as e:
             raise JczRefused(f"message {index} ({message.type}) refused: {e}", index) from e
-        if isinstance(command, CaptureFollower):
-            jailers[str(message.payload["pointer"]["meepleId"])] = seat
-    _answer_unasked(game)
+        for mapping in mappings:
+            mapping.executed(reader, index, message, seat, command)
+    _answer_unasked(game, mappings)
     return game
 
 
-def _answer_unasked(game: Game) -> None:
-    """Decisions JCloisterZone takes without a message: a castle scores its most valuable
-    completion (JCZ-3, R-CASTLE-7)."""
-    state = game.state
-    while (decision := expected_step(state)) is not None and decision.step == "castle-target":
-        pending = target_pending(state)
-        assert pending is not None
-        best = max(pending[1], key=lambda f: feature_value(state, f, completed=True)[0])
-        x, y, location = feature_handle(state, best.id)
-        game.execute(decision.player, ChooseCastleTarget(x=x, y=y, location=location))
+_PLACING = frozenset({"place", *PLACEMENT_STEPS})  # the steps JCloisterZone lists placements at
 
 
-# JCloisterZone's figure names (in meeple ids like ``0.big.1``) -> ours.
-JCZ_FIGURES = {
-    "small": "follower",
-    "big": "big",
-    "builder": "builder",
-    "pig": "pig",
-    "mayor": "mayor",
-    "wagon": "wagon",
-    "barn": "barn",
-    "fairy": "fairy",
-    "dragon": "dragon",
-    "princess": "princess",
-    "portal": "portal",
-}
+def _answer_unasked(game: Game, mappings: tuple[JczSet, ...]) -> None:
+    """Decisions JCloisterZone takes without a message (a castle scoring its most valuable
+    completion, JCZ-3): each asked of the sets in play until none is due."""
+    while (decision := expected_step(game.state)) is not None:
+        if not any(mapping.answer_unasked(game, decision) for mapping in mappings):
+            return
 
 
-def _figure(index: int, meeple_id: str) -> str:
-    name = "".join(meeple_id.split(".")[1:2])
-    if name not in JCZ_FIGURES:
-        raise JczError(f"message {index} moves a {name or 'figure'} we do not support")
-    return JCZ_FIGURES[name]
+# JCloisterZone's figure names (in meeple ids like ``0.big.1``) -> ours, every set's.
+JCZ_FIGURES = dict(FIGURES)
 
 
-def _step(state: GameState) -> str | None:
-    decision = expected_step(state)
-    return None if decision is None else decision.step
-
-
-def _barn_field(state: GameState, pointer: JczPointer) -> str:
-    """Our name for a barn's place: JCloisterZone names the field of the tile whose north-west
-    corner the barn stands on; we name the field of the tile just placed at that corner."""
-    placed = state.placed
-    if placed is None:
-        raise JczError("a barn with no tile placed")
-    dx, dy = pointer.position[0] - placed.pos[0], pointer.position[1] - placed.pos[1]
-    corner = {(0, 0): "NW", (1, 0): "NE", (0, 1): "SW", (1, 1): "SE"}.get((dx, dy))
-    sid = -1 if corner is None else barn_corner_field(state.board, placed.pos, corner)
-    if sid < 0:
-        raise JczError(f"no corner of the tile just placed at {pointer.position}")
-    return placed.location(sid)
-
-
-def _token(index: int, payload: dict[str, Any]) -> Command:
-    pointer = msgspec.convert(payload["pointer"], JczPointer)
-    x, y = pointer.position
-    token = payload.get("token")
-    if token == "BRIDGE":
-        return PlaceBridge(x=x, y=y, axis="NS" if pointer.location == "NS" else "EW")
-    if token == "CASTLE":
-        return ChooseCastle(x=x, y=y, location=location_name(pointer))
-    if token == "TOWER_PIECE":
-        return PlaceTowerPiece(x=x, y=y)
-    raise JczError(f"message {index} places a {token} token we do not support")
-
-
-def _command(index: int, message: JczMessage, state: GameState, jailers: dict[str, int]) -> Command | None:
+def _command(reader: SaveReader, index: int, message: JczMessage) -> Command | None:
     payload = message.payload
     kind = message.type
+    if kind == "DEPLOY_MEEPLE":
+        reader.figure(index, payload)  # a figure we do not play is named as such, before all else
+    for mapping in reader.mappings:
+        command = mapping.command(reader, index, message)
+        if command is not None:
+            return command
     if kind == "PLACE_TILE":
         x, y = payload["position"]
         tile_id = payload["tileId"]
-        if _step(state) == "abbey":
-            return PlaceAbbey(x=x, y=y, rotation=int(payload["rotation"][1:]))
         if tile_id not in TILES:
             raise JczError(f"message {index} places an unknown tile id {tile_id!r}")
         return PlaceTile(x=x, y=y, rotation=int(payload["rotation"][1:]), tile=tile_id)
     if kind == "DEPLOY_MEEPLE":
-        ours = _figure(index, payload.get("meepleId", ""))
-        try:
-            pointer = msgspec.convert(payload["pointer"], JczPointer)
-            if pointer.feature == "Tower":
-                return GuardTower(x=pointer.position[0], y=pointer.position[1], figure=ours)
-            if _step(state) == "wagon":
-                x, y = pointer.position
-                return MoveWagon(x=x, y=y, location=location_name(pointer))
-            if ours == "barn":
-                return Deploy(location=_barn_field(state, pointer), figure=ours)
-            x, y = pointer.position
-            return Deploy(location=location_name(pointer), figure=ours, x=x, y=y)
-        except (KeyError, msgspec.ValidationError) as e:
-            raise JczError(f"message {index}: unreadable pointer {payload.get('pointer')!r}") from e
+        pointer = reader.pointer(index, payload["pointer"])
+        x, y = pointer.position
+        return Deploy(location=reader.location(pointer), figure=reader.figure(index, payload), x=x, y=y)
     if kind == "PASS":
         # Whatever step the engine is at, if passing is legal there; JCloisterZone skips the
         # follower step when nothing can be deployed, and so do we, so some PASSes answer nothing.
-        return Pass() if may_pass(state) else None
-    if kind == "PLACE_TOKEN":
-        return _token(index, payload)
-    if kind == "BAZAAR_BID":
-        decision = expected_step(state)
-        price = int(payload["price"])
-        if decision is not None and decision.step == "choose":
-            return ChooseBazaarTile(index=int(payload["supplyIndex"]), bid=price)
-        return Bid(amount=price)
-    if kind == "MOVE_NEUTRAL_FIGURE" and str(payload.get("figureId", "")).startswith("dragon"):
-        x, y = payload["to"]
-        return MoveDragon(x=x, y=y)
-    if kind == "RETURN_MEEPLE":
-        returned = payload["pointer"]
-        pointer = msgspec.convert(returned["featurePointer"], JczPointer)
-        meeple = str(returned["meepleId"])
-        x, y = pointer.position
-        owner = int(meeple.split(".")[0])
-        return RemoveKnight(
-            x=x, y=y, location=location_name(pointer), owner=owner, figure=_figure(index, meeple)
-        )
-    if kind == "MOVE_NEUTRAL_FIGURE" and str(payload.get("figureId", "")).startswith("fairy"):
-        target = payload["to"]
-        if isinstance(target, list):  # a tile's position: `fairy-placement` on-tile (V-FAIRY-ON-TILE)
-            x, y = target
-            return MoveFairy(x=x, y=y, location=FAIRY_ON_TILE, figure="")
-        pointer = msgspec.convert(target["featurePointer"], JczPointer)
-        x, y = pointer.position
-        where = ON_TOWER if pointer.feature == "Tower" else location_name(pointer)
-        return MoveFairy(x=x, y=y, location=where, figure=_figure(index, str(target["meepleId"])))
-    if kind == "CAPTURE_FOLLOWER":
-        captured = payload["pointer"]
-        pointer = msgspec.convert(captured["featurePointer"], JczPointer)
-        where = ON_TOWER if pointer.feature == "Tower" else location_name(pointer)
-        meeple = str(captured["meepleId"])
-        x, y = pointer.position
-        return CaptureFollower(
-            x=x, y=y, location=where, owner=int(meeple.split(".")[0]), figure=_figure(index, meeple)
-        )
-    if kind == "PAY_RANSOM":
-        meeple = str(payload["meepleId"])
-        figure = _figure(index, meeple)
-        owner = int(meeple.split(".")[0])
-        held = towers(state).prisoners if "tower" in state.ext else []
-        jailer = jailers.get(meeple)
-        if jailer is None or (owner, figure) not in held[jailer]:
-            raise JczError(f"message {index}: nobody holds {meeple} prisoner")
-        return PayRansom(jailer=jailer, figure=figure)
-    if kind == "EXCHANGE_FOLLOWER":  # the capturer's choice of which of theirs comes back
-        return ExchangePrisoner(figure=_figure(index, str(payload["meepleId"])))
-    if kind == "BAZAAR_BUY_OR_SELL":
-        return Buy() if payload["value"] == "BUY" else Sell()
+        return Pass() if may_pass(reader.state) else None
     if kind in ("COMMIT", "GAME_OVER"):  # GAME_OVER: 4.x's explicit end; our pile ends the game
         return None
+    if kind == "PLACE_TOKEN":
+        raise JczError(f"message {index} places a {payload.get('token')} token we do not support")
     raise JczError(f"message {index}: unsupported message type {kind}")

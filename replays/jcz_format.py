@@ -16,6 +16,10 @@ class JczError(UserError):
     """A save we cannot read or replay."""
 
 
+class JczExportError(UserError):
+    """A game that cannot be written as a JCloisterZone save."""
+
+
 class JczRefused(JczError):
     """A message of the save that our rules (or JCZ's draws as we reproduce them) do not allow."""
 

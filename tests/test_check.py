@@ -12,7 +12,6 @@ import pytest
 from typer.testing import CliRunner
 
 from domain.commands import PlaceTile
-from replays import jcz
 from replays.check import _Checker, _Differs, check_file, jcz_paths
 from replays.cli import app
 from replays.jcz import JczError, jcz_rules, read_jcz, replay_jcz, unsupported
@@ -115,32 +114,31 @@ def test_unreadable_files_are_errors(tmp_path: Path) -> None:
 # ---------------------------------------------------------------- what we do not support
 
 
-def test_unsupported_names_what_is_missing(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_unsupported_names_what_is_missing() -> None:
     assert unsupported(decode(TWO_TURNS)) is None
-    monkeypatch.setattr(jcz, "SUPPORTED", frozenset({"base"}))
-    bcb = save([], sets={"basic:1": 1, "bridges-castles-and-bazaars:1": 1})
-    assert unsupported(decode(bcb)) == "bcb (bridges-castles-and-bazaars tiles)"
-    pig = save([], elements={"small-follower": 7, "farmers": True, "pig": 1})
-    assert unsupported(decode(pig)) == "tb (pig)"
     off = save([], elements={"small-follower": 7, "farmers": False, "bridge": 0})
     assert unsupported(decode(off)) is None  # no farmers is a base rule; 0 bridges are none
     odd = save(
         [],
-        sets={"basic:1": 1, "cult:1": 1},
+        sets={"basic:1": 1, "spiel-doch:1": 1},
         rules={"tiny-city-scoring": "3"},
         players=[f"P{i}" for i in range(7)],
     )
-    assert unsupported(decode(odd)) == ("set cult, rule tiny-city-scoring=3, 7 player(s) (1 to 6 supported)")
+    expected = "set spiel-doch, rule tiny-city-scoring=3, 7 player(s) (1 to 6 supported)"
+    assert unsupported(decode(odd)) == expected
     # JCloisterZone's own rule tests play alone: read with the `solo` switch.
     assert unsupported(decode(save([], players=["Solo"]))) is None
     assert jcz_rules(decode(save([], players=["Solo"]))).solo
 
 
-def test_supporting_an_expansion_is_one_entry_in_SUPPORTED(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_every_set_of_the_registry_has_its_mapping_found_by_its_code() -> None:
+    from domain.sets import SET_CODES
+    from replays.jcz_sets import BY_TILE_SET, MAPPINGS
+
+    assert tuple(MAPPINGS) == SET_CODES
+    assert all(mapping.code == code and mapping.tile_set for code, mapping in MAPPINGS.items())
+    assert len(BY_TILE_SET) == len(MAPPINGS)  # no two sets claim one JCloisterZone tile set
     document = save([], sets={"basic:1": 1, "bridges-castles-and-bazaars:1": 1}, elements={"bridge": 3})
-    monkeypatch.setattr(jcz, "SUPPORTED", frozenset({"base"}))
-    assert unsupported(decode(document)) == "bcb (bridges-castles-and-bazaars tiles, bridge)"
-    monkeypatch.setattr(jcz, "SUPPORTED", frozenset({"base", "bcb"}))
     assert unsupported(decode(document)) is None
 
 

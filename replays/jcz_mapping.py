@@ -1,0 +1,146 @@
+"""What a set is called and how it is played in JCloisterZone's saves: the protocol of a set's mapping.
+
+Each set of the registry (`domain.sets`) has a mapping module `replays/jcz_sets/<code>.py` whose
+`MAPPING` is a `JczSet`: its tile set and setup elements, its figures' names, the setup rules that
+select its readings, how its messages become our commands and its commands JCloisterZone's
+messages, its score names, and what its rules change in JCloisterZone's draws. The reader, the
+writer, the check and the draw walk ask the mappings of the sets in play and name no set
+themselves, in the manner of python-chess's variants, each keeping its own names.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
+
+if TYPE_CHECKING:
+    from domain import events as ev
+    from domain.aggregate import Game
+    from domain.commands import Command
+    from domain.moves import Decision
+    from domain.state import GameState
+    from domain.tiles import TileType
+    from replays.jcz import SaveReader
+    from replays.jcz_draws import DrawWalk
+    from replays.jcz_export import Writer
+    from replays.jcz_format import JczMessage, JczPointer, JczSave
+
+Place = tuple[Any, ...]  # where a figure stands: (x, y, location), ("prison", jailer), …
+
+
+class Element(NamedTuple):
+    """A setup element of JCloisterZone's and what it is to us."""
+
+    part: str | None = None  # the part it switches on: a save that leaves it out plays without
+    number: str | None = None  # the switch its value sets: a number of figures
+    one: bool = False  # the client writes it as 1, though it is one switch
+    written: bool = True  # an export writes it (False: an element of a tile none of our sets has)
+
+
+class JczSet:
+    """One set's mapping; every hook does nothing unless the set needs it."""
+
+    code: ClassVar[str] = ""  # the registry's code
+    tile_set: ClassVar[str] = ""  # JCloisterZone's id of its tiles, e.g. `traders-and-builders`
+    legacy_name: ClassVar[str] = ""  # its name in 4.x saves, where they name it
+    elements: ClassVar[dict[str, Element]] = {}
+    figures: ClassVar[dict[str, str]] = {}  # JCloisterZone's figure names (in meeple ids) -> ours
+    # A setup rule's (name, value) -> the switches of ours it sets (`domain.readings`).
+    rule_switches: ClassVar[dict[tuple[str, Any], dict[str, Any]]] = {}
+    reading: ClassVar[dict[str, Any]] = {}  # the switches that play its rules as JCloisterZone does
+    score_names: ClassVar[dict[str, str]] = {}  # our award categories -> JCloisterZone's score names
+    not_scores: ClassVar[frozenset[str]] = frozenset()  # points it records as no turn part's score
+    final_only: ClassVar[frozenset[str]] = frozenset()  # scored only at the end: never ".incomplete"
+    # Its decision steps JCloisterZone lists with the tile placements, and the tile placed there.
+    placement_steps: ClassVar[dict[str, str]] = {}
+    one_per_game: ClassVar[frozenset[str]] = frozenset()  # tags of tiles the pack holds once
+
+    # ---- reading a save
+    def unsupported(self, save: JczSave) -> str | None:
+        """What of the save this set's rules cannot replay, if anything."""
+        return None
+
+    def command(self, reader: SaveReader, index: int, message: JczMessage) -> Command | None:
+        """Message `index` as our command, if it is this set's (None: not its business)."""
+        return None
+
+    def location(self, pointer: JczPointer) -> str | None:
+        """Our location for a pointer to a place of this set's that is no segment (a tower's top)."""
+        return None
+
+    def executed(
+        self, reader: SaveReader, index: int, message: JczMessage, seat: int, command: Command
+    ) -> None:
+        """Message `index` was played as `command` by `seat`: what the set must remember of it."""
+
+    def answer_unasked(self, game: Game, decision: Decision) -> bool:
+        """Decide what JCloisterZone decides without a message (True if it did)."""
+        return False
+
+    def placement_options(self, state: GameState, step: str) -> list[tuple[int, int, int]]:
+        """The placements on offer at one of its `placement_steps`, as JCloisterZone lists them."""
+        return []
+
+    # ---- writing a save
+    def messages(
+        self, writer: Writer, state: GameState, seat: int, command: Command, event: ev.Event
+    ) -> bool:
+        """Send the message(s) of one of its commands (True), against the state before it."""
+        return False
+
+    def moved(self, writer: Writer, event: ev.Event) -> None:
+        """One of its events moved figures: keep their JCloisterZone ids where they went."""
+
+    def commits(self, event: ev.Event, command: Command | None, step: Decision | None) -> bool:
+        """Whether JCloisterZone closes this event with a COMMIT of its own (a phase of its own)."""
+        return False
+
+    def figure_places(self, state: GameState, found: Counter[tuple[int, str, Place]]) -> None:
+        """Add its figures that stand elsewhere than on a feature (a tower's top, a prison)."""
+
+    def pointer(self, state: GameState, x: int, y: int, location: str) -> dict[str, Any] | None:
+        """JCloisterZone's pointer to one of its places that is no segment, if `location` is one."""
+        return None
+
+    # ---- the draws (`replays.jcz_draws`)
+    def pack_group(self, tile: TileType, save: JczSave) -> str | None:
+        """The pack group a tile goes into, if this set gives it one of its own."""
+        return None
+
+    def arrange_pack(self, groups: dict[str, list[str]], active: set[str], successor: dict[str, str]) -> None:
+        """Which of its groups start closed, and which opens when another empties."""
+
+    def walk_start(self, walk: DrawWalk) -> None:
+        """Set up what it follows along the log (`walk.ext[code]`)."""
+
+    def walk_message(self, walk: DrawWalk, index: int, message: JczMessage) -> bool:
+        """Follow a message of its own (True: taken care of)."""
+        return False
+
+    def walk_placed(self, walk: DrawWalk, index: int, tile: TileType) -> None:
+        """A tile was placed."""
+
+    def drawn_instead(self, tile: TileType) -> bool:
+        """Whether placing this tile took the place of a draw (a tile of the player's own)."""
+        return False
+
+    def closing(self, walk: DrawWalk, index: int, message: JczMessage) -> bool:
+        """Whether message `index`, after a turn part's COMMIT, still belongs to that part."""
+        return False
+
+    def keeps_tile(self, walk: DrawWalk, message: JczMessage) -> bool:
+        """Whether a PASS may answer a phase of its own, declining no tile."""
+        return False
+
+    def part_over(self, walk: DrawWalk, index: int, following: JczMessage | None) -> bool:
+        """A turn part ended at message `index`: start what comes next if it is this set's to
+        start (True)."""
+        return False
+
+    def held_tile(self, walk: DrawWalk, player: int) -> str | None:
+        """A tile the player holds from this set rather than drawing one (a tile bought)."""
+        return None
+
+    def tiles_owed(self, walk: DrawWalk) -> bool:
+        """Whether players are still owed tiles of this set's when the pack is empty."""
+        return False
