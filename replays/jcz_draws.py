@@ -12,12 +12,10 @@ the rest of the pack in the order the generator would continue to give it.
 
 When a turn needs a tile is read from the log itself: a PLACE_TILE naming another tile than
 the one drawn means the drawn one fitted nowhere and was discarded (our engine's replay then
-checks that it indeed fits nowhere); the same player placing again right after a COMMIT is a
-builder's second part; an auction follows when a bazaar tile was placed while no bazaar supply
-existed. Who receives which bazaar tile is followed through the auction messages. A turn part
-ends only after its wagon phase (returned wagons moved, each with a COMMIT of its own, or left
-with a PASS): JCloisterZone plays it before a builder's second part and before a bazaar supply.
-An abbey placed stands for the turn's tile: nothing is drawn for it.
+checks that it indeed fits nowhere). What the sets change in that (a builder's second part, a
+bazaar's supply and auction, a wagon's phase closing a turn part, an abbey placed instead of a
+tile, the river's and the dragon's pack groups) each set's mapping tells the walk through its
+hooks (`replays.jcz_mapping.JczSet`); the walk names no set.
 """
 
 from __future__ import annotations
@@ -25,12 +23,14 @@ from __future__ import annotations
 import struct
 from collections import Counter
 from collections.abc import Iterator, Sequence
-from typing import Final, Literal
+from typing import Any, Final, Literal
 
 from mypy_extensions import mypyc_attr
 
-from domain.tiles import TILES
-from replays.jcz import SET_CODES, JczDraw, JczError, JczMessage, JczRefused, JczSave, set_name
+from domain.tiles import TILES, TileType
+from replays.jcz import SET_CODES, JczDraw, JczError, JczMessage, JczRefused, JczSave, expansions_of, set_name
+from replays.jcz_mapping import JczSet
+from replays.jcz_sets import MAPPINGS, in_play
 
 DrawKind = Literal["turn", "builder", "bazaar", "redraw"]
 
@@ -56,24 +56,13 @@ class JczRandom:
         return k
 
 
-def _group(tile_id: str, dragons_wait: bool) -> str:
-    """JCloisterZone's pack group of a tile: dragon tiles wait for a volcano in their own group
-    (while the dragon is played); river tiles, the lake and the spring have theirs."""
-    tile = TILES[tile_id]
-    if dragons_wait and "dragon" in tile.tags:
-        return "dragon"
-    if "spring" in tile.tags:
-        return "river-spring"
-    if "lake" in tile.tags:
-        return "river-lake"
-    if any(seg.name == "river" for seg in tile.segments):
-        return "river"
-    return "default"
+DEFAULT: Final = "default"  # the pack group of every tile no set puts in a group of its own
 
 
-# JCloisterZone's river.xml limits the spring and the lake to one copy (`max="1"`), however many
-# copies of the river set are in play.
-_ONE_PER_GAME: Final = frozenset({"spring", "lake"})
+def _group(tile: TileType, mappings: tuple[JczSet, ...], save: JczSave) -> str:
+    """JCloisterZone's pack group of a tile: a set may give it one of its own (the river's, the
+    dragon tiles waiting for a volcano)."""
+    return next((g for m in mappings if (g := m.pack_group(tile, save)) is not None), DEFAULT)
 
 
 class JczPack:
@@ -82,21 +71,10 @@ class JczPack:
 
     __slots__ = ("active", "groups", "size", "successor")
 
-    def __init__(self, tiles: list[str], dragons_wait: bool) -> None:
-        grouped: dict[str, list[str]] = {}
-        for tile in sorted(tiles):
-            grouped.setdefault(_group(tile, dragons_wait), []).append(tile)
-        self.groups = {name: grouped[name] for name in sorted(grouped)}
-        self.groups.pop("river-spring", None)  # springs beyond the start are not played
-        self.successor: dict[str, str] = {}
+    def __init__(self, grouped: dict[str, list[str]]) -> None:
+        self.groups = {name: sorted(grouped[name]) for name in sorted(grouped)}
+        self.successor: dict[str, str] = {}  # a set's group that opens when another empties
         self.active = set(self.groups)
-        if "river" in self.groups or "river-lake" in self.groups:
-            self.active -= {"default", "river-lake"}
-            self.successor = {"river": "river-lake", "river-lake": "default"}
-            if "river" not in self.groups:
-                self.active.add("river-lake")
-        if dragons_wait:
-            self.active.discard("dragon")
         self.size = -1  # tiles in the active groups, once counted (-1: to count again)
 
     def activate(self, group: str) -> None:
@@ -152,19 +130,26 @@ def jcz_pack(save: JczSave) -> list[str]:
 
 
 def _pack(save: JczSave) -> JczPack:
+    mappings = in_play(expansions_of(save))
     counts: Counter[str] = Counter()
     for key, copies in save.setup.sets.items():
         code = SET_CODES.get(set_name(key))
         for t in TILES.values():
             if t.expansion == code:
                 counts[t.id] += copies * t.count
+    once = frozenset(tag for m in mappings for tag in m.one_per_game)
     for tile_id in counts:
-        if TILES[tile_id].tags & _ONE_PER_GAME:
+        if TILES[tile_id].tags & once:
             counts[tile_id] = min(counts[tile_id], 1)
     for start in save.setup.start:
         counts[start.tile] -= 1
-    dragons_wait = save.setup.elements.get("dragon") is not None  # named: in play, even counted 0
-    return JczPack(list(counts.elements()), dragons_wait=dragons_wait)
+    grouped: dict[str, list[str]] = {}
+    for tile_id in counts.elements():
+        grouped.setdefault(_group(TILES[tile_id], mappings, save), []).append(tile_id)
+    pack = JczPack(grouped)
+    for m in mappings:
+        m.arrange_pack(pack, save)
+    return pack
 
 
 class JczDrawer:
@@ -227,59 +212,6 @@ class JczDrawer:
         return rest
 
 
-class _Auction:
-    """Who receives which bazaar tile, followed through BAZAAR_BID, PASS and BAZAAR_BUY_OR_SELL."""
-
-    __slots__ = ("bidders", "highest", "host", "item", "owner", "players", "selector")
-
-    def __init__(self, host: int, players: int, tiles: int) -> None:
-        self.host = host
-        self.players = players
-        self.owner: list[int | None] = [None] * tiles
-        self.item: int | None = None  # supply index being auctioned
-        self.selector = -1  # the player who chose it
-        self.highest = -1  # the highest bidder so far
-        self.bidders: list[int] = []  # players still to raise or pass
-
-    def bid(self, player: int, item: int) -> None:
-        if self.item is None:  # a choice with an opening bid
-            self.item, self.selector = item, player
-            others = self._seats_after(player)[:-1]  # the list ends with the chooser
-            self.bidders = [p for p in others if p not in self.owner]
-        else:
-            self.bidders.remove(player)
-        self.highest = player
-
-    def pass_(self, player: int) -> None:
-        self.bidders.remove(player)
-
-    def buy_or_sell(self, value: str) -> None:
-        self._assign(self.selector if value == "BUY" else self.highest)
-
-    def settle(self) -> bool:
-        """Assign what goes without a message; True once every tile has its owner."""
-        if self.item is not None and not self.bidders and self.highest == self.selector:
-            self._assign(self.selector)
-        if self.owner.count(None) == 1:  # the last tile goes free to the last player without one
-            last = next(p for p in self._seats_after(self.host) if p not in self.owner)
-            self.owner[self.owner.index(None)] = last
-        return None not in self.owner
-
-    def supply(self, tiles: list[str]) -> list[tuple[str, int]]:
-        """The supply reordered by owner, from the player after the host round the table."""
-        order = {p: i for i, p in enumerate(self._seats_after(self.host))}
-        owned = [(tile, owner) for tile, owner in zip(tiles, self.owner, strict=True) if owner is not None]
-        return sorted(owned, key=lambda item: order[item[1]])
-
-    def _assign(self, player: int) -> None:
-        assert self.item is not None
-        self.owner[self.item] = player
-        self.item = None
-
-    def _seats_after(self, player: int) -> list[int]:
-        return [(player + i) % self.players for i in range(1, self.players + 1)]
-
-
 class DrawPlan:
     """What the walk found: the draws the log used, and the whole pile for our engine."""
 
@@ -300,9 +232,12 @@ class DrawWalk:
 
     def __init__(self, save: JczSave) -> None:
         self.messages = save.replay
-        # A ransom may be paid whenever its payer is asked (JCZ-RANSOM-ANY-STEP): it draws
-        # nothing and reseeds nothing, so the walk reads the log as if it were not there.
-        self.kept = [i for i, m in enumerate(self.messages) if m.type != "PAY_RANSOM"]
+        self.elements = save.setup.elements
+        self.mappings = in_play(expansions_of(save))
+        # Messages that neither draw nor reseed, which a set lets come at any decision (a
+        # ransom): the walk reads the log as if they were not there.
+        ignored = frozenset(kind for m in MAPPINGS.values() for kind in m.walk_ignores)
+        self.kept = [i for i, m in enumerate(self.messages) if m.type not in ignored]
         # Each kept message's neighbours among the kept ones (-1: none).
         self.after_kept = [-1] * len(self.messages)
         self.before_kept = [-1] * len(self.messages)
@@ -313,27 +248,18 @@ class DrawWalk:
         self.drawer = JczDrawer(save)
         self.current = 0
         self.held: str | None = None  # the tile the current player must place
-        self.held_bought = False  # it is theirs from a bazaar's supply, not drawn
+        self.held_bought = False  # it is theirs from a set's own supply (a bazaar), not drawn
         # A draw due but not made yet: JCloisterZone may first hold a phase of its own (an abbey
         # declined, a wagon moved) whose COMMIT reseeds the generator, so a turn's tile is drawn
         # when the log shows it is needed.
         self.owed: DrawKind | None = None
         self.owed_after = -1
         self.placed_since_commit = False
-        # A turn part committed whose end is not settled yet: returned wagons move (or pass) first.
+        # A turn part committed whose end is not settled yet: its closing phases come first.
         self.part_ended = False
-        self.wagons = bool(save.setup.elements.get("wagon"))
-        self.wagon_owners: set[int] = set()  # players who have put a wagon on the board
-        self.builders = (
-            bool(save.setup.elements.get("builder")) or not save.setup.elements
-        )  # 4.x: no elements
-        self.second_part = False
-        self.pending_bazaar = False
-        # Without the element no auction is held, and no tiles are drawn for one.
-        self.bazaars = save.setup.elements.get("bazaar") is not None or not save.setup.elements
-        self.supply: list[tuple[str, int]] | None = None  # (tile, owner); exists from auction to round end
-        self.supply_tiles: list[str] = []
-        self.auction: _Auction | None = None
+        self.ext: dict[str, Any] = {}  # what each set's mapping follows along the log
+        for m in self.mappings:
+            m.walk_start(self)
 
     @property
     def draws(self) -> list[JczDraw]:
@@ -358,71 +284,59 @@ class DrawWalk:
             except (KeyError, ValueError) as e:  # a payload without its field, a bid out of turn
                 raise JczRefused(f"message {index} ({message.type}) cannot be followed: {e!r}", index) from e
 
+    def owing(self) -> bool:
+        """Whether a set still owes players tiles of its own (a bazaar's supply)."""
+        return any(m.tiles_owed(self) for m in self.mappings)
+
     def tile_step(self, player: int, kind: DrawKind, after: int) -> None:
-        """The player's tile: their bazaar tile if the supply holds it next, else a draw."""
+        """The player's tile: one a set holds for them next (a bazaar tile), else a draw."""
         self.current = player
-        for _ in range(self.players):  # players without a supply tile are skipped on an empty pack
-            if self.supply and self.supply[0][1] == player:
-                self.held = self.supply.pop(0)[0]
+        for _ in range(self.players):  # players owed nothing are skipped on an empty pack
+            held = next((t for m in self.mappings if (t := m.held_tile(self, player)) is not None), None)
+            if held is not None:
+                self.held = held
                 self.held_bought = True
                 return
             if self.drawer.left > 0:
                 self.held = None
                 self.owed, self.owed_after = kind, after
                 return
-            if not self.supply:
-                self.held = None  # the pack is empty, and no bazaar tile is left: the game ends
+            if not self.owing():
+                self.held = None  # the pack is empty, and no set owes a tile: the game ends
                 return
             player = self.current = (player + 1) % self.players
-        raise JczRefused(f"message {after}: bazaar tiles are owed but nobody can take one", after)
+        raise JczRefused(f"message {after}: tiles are owed but nobody can take one", after)
 
     def message(self, index: int, message: JczMessage) -> None:
         kind = message.type
-        if self.part_ended and kind != "COMMIT":  # a returned wagon moved or left where it is
+        if self.part_ended and kind != "COMMIT":  # the part's closing phase is over
             self._end_part(index)
         elif kind == "PLACE_TILE":
             self.placed(index, message.payload.get("tileId"))
-        elif kind == "PASS" and self.auction is not None:
-            self.auction.pass_(self._sender(index, message))
-            self.auction_step(index)
+        elif any(m.walk_message(self, index, message) for m in self.mappings):
+            pass
         elif kind == "PASS" and self._declines(index):  # the tile itself is declined: discarded
             self._draw_owed(self.owed_after)
             self.tile_step(self.current, "redraw", index)
-        elif kind == "BAZAAR_BID":
-            self._running(index).bid(self._sender(index, message), int(message.payload["supplyIndex"]))
-            self.auction_step(index)
-        elif kind == "BAZAAR_BUY_OR_SELL":
-            self._running(index).buy_or_sell(str(message.payload.get("value")))
-            self.auction_step(index)
         elif kind == "COMMIT":
             self.committed(index)
-        elif (
-            kind == "DEPLOY_MEEPLE"
-            and message.player is not None
-            and ".wagon." in str(message.payload.get("meepleId", ""))
-        ):
-            self.wagon_owners.add(message.player)
 
-    def _following(self, index: int) -> JczMessage | None:
-        """The message after `index`, ransoms left out."""
+    def following(self, index: int) -> JczMessage | None:
+        """The message after `index`, the ones the walk ignores left out."""
         after = self.after_kept[index] if index >= 0 else -1
         return None if after < 0 else self.messages[after]
 
     def _declines(self, index: int) -> bool:
         """A PASS declining the tile held (one that fits only with a bridge), not a pass in a
-        phase of JCloisterZone's own: an abbey declined (its COMMIT follows) or a wagon left."""
+        phase of JCloisterZone's own: an abbey declined (its COMMIT follows) or a set's phase
+        passed (a returned wagon left where it is)."""
         if self.held is None and self.owed is None:
             return False
-        following = self._following(index)
+        following = self.following(index)
         if following is not None and following.type == "COMMIT":
             return False
-        wagon_left = self._wagon_pass(self.messages[index])
-        return not (wagon_left and not self.placed_since_commit and self.held is None)
-
-    def _wagon_pass(self, message: JczMessage) -> bool:
-        """Whether a PASS may leave a returned wagon where it is: only a wagon's owner is asked to
-        move it, so anyone else's PASS declines a tile."""
-        return self.wagons and (message.player is None or message.player in self.wagon_owners)
+        kept = any(m.keeps_tile(self, self.messages[index]) for m in self.mappings)
+        return not (kept and not self.placed_since_commit and self.held is None)
 
     def _draw_owed(self, after: int) -> None:
         if self.owed is not None:
@@ -434,14 +348,15 @@ class DrawWalk:
         if not isinstance(tile_id, str) or tile_id not in TILES:
             raise JczError(f"message {index} places an unknown tile id {tile_id!r}")
         self.placed_since_commit = True
-        if "abbey" in TILES[tile_id].tags:  # the player's abbey, instead of a draw
+        tile = TILES[tile_id]
+        if any(m.drawn_instead(tile) for m in self.mappings):  # the player's own tile, not a draw
             self.owed = None
             self.held = None
             return
         self._draw_owed(self.before_kept[index])
         while self.held != tile_id:
             # The tile held fitted nowhere: JCZ discarded it silently and drew again, at once for
-            # a drawn tile, as the part began for one bought at a bazaar.
+            # a drawn tile, as the part began for one a set held for the player.
             if self.held is None or self.drawer.left == 0:
                 raise JczRefused(
                     f"message {index} places {tile_id}, but JCloisterZone's draws give "
@@ -455,88 +370,48 @@ class DrawWalk:
             self.tile_step(self.current, "redraw", after)
             self._draw_owed(after)
         self.held = None
-        if "volcano" in TILES[tile_id].tags:
-            self.drawer.pack.activate("dragon")  # dragon tiles may be drawn from now on
-        if self.bazaars and "bazaar" in TILES[tile_id].tags and self.supply is None:
-            self.pending_bazaar = True
+        for m in self.mappings:
+            m.walk_placed(self, index, tile)
 
     def committed(self, index: int) -> None:
-        if self.placed_since_commit:  # else the COMMIT of an abbey declined or a wagon moved
+        if self.placed_since_commit:  # else the COMMIT of a phase of JCloisterZone's own
             self.placed_since_commit = False
             self.part_ended = True
         self._end_part(index)
 
     def _in_closing_phase(self, index: int) -> bool:
-        """Whether message `index`, after a turn part's COMMIT, still belongs to that part: its
-        wagon phase (a wagon moved, with its own COMMIT, or a PASS leaving it, which no COMMIT
-        follows), or the dragon's steps after scoring (V-DRAGON-AFTER-SCORING)."""
+        """Whether message `index`, after a turn part's COMMIT, still belongs to that part: a
+        set's phase closing it (a wagon moved, with its own COMMIT; the dragon's steps after
+        scoring), or that phase's COMMIT."""
         message = self.messages[index]
-        if message.type == "DEPLOY_MEEPLE":
-            return ".wagon." in str(message.payload.get("meepleId", ""))
-        if message.type == "MOVE_NEUTRAL_FIGURE":
-            return str(message.payload.get("figureId", "")).startswith("dragon")
         if message.type == "COMMIT":
             return self.before_kept[index] >= 0 and self._in_closing_phase(self.before_kept[index])
-        following = self._following(index)
-        return (
-            message.type == "PASS"
-            and self._wagon_pass(message)
-            and (following is None or following.type != "COMMIT")
-        )
+        return any(m.closing(self, index, message) for m in self.mappings)
 
     def _end_part(self, index: int) -> None:
-        """End the committed turn part once its wagon phase is over (message `index` is the last
-        one of it): the wagon phase comes before a builder's second part and before a bazaar
-        supply, and a wagon's COMMIT reseeds the generator the supply is drawn with."""
+        """End the committed turn part once its closing phases are over (message `index` is the
+        last one of them); a closing phase's COMMIT reseeds the generator what follows is drawn
+        with. A part the same player plays next (a builder's) comes before what comes between
+        turns (a bazaar's supply), then the next turn."""
         if not self.part_ended:
             return
-        following = self._following(index)
+        following = self.following(index)
         if following is not None and self._in_closing_phase(self.after_kept[index]):
             return
         self.part_ended = False
-        if (
-            self.builders
-            and not self.second_part
-            and self.players > 1
-            and following is not None
-            and following.player == self.current
-            and following.type in ("PLACE_TILE", "PASS")
-        ):
-            self.second_part = True  # the builder's extra tile, before any auction
-            self.tile_step(self.current, "builder", index)
+        if any(m.extra_part(self, index, following) for m in self.mappings):
             return
-        self.second_part = False
-        if self.supply == []:  # the supply ends with the turn its last tile was taken in
-            self.supply = None
-        if self.pending_bazaar:
-            self.pending_bazaar = False
-            tiles = self.drawer.supply(self.players, index)
-            if tiles:
-                self.supply_tiles = tiles
-                self.auction = _Auction(self.current, self.players, len(tiles))
-                return
+        if any(m.part_over(self, index) for m in self.mappings):
+            return
         self.next_turn(index)
 
-    def auction_step(self, index: int) -> None:
-        auction = self.auction
-        if auction is not None and auction.settle():
-            self.supply = auction.supply(self.supply_tiles)
-            self.auction = None
-            self.current = auction.host
-            self.next_turn(index)
-
     def next_turn(self, index: int) -> None:
-        if self.drawer.left == 0 and self.supply is None:
+        if self.drawer.left == 0 and not self.owing():
             self.held = None  # the game is over
             return
         self.tile_step((self.current + 1) % self.players, "turn", index)
 
-    def _running(self, index: int) -> _Auction:
-        if self.auction is None:
-            raise JczRefused(f"message {index}: a bazaar message outside an auction", index)
-        return self.auction
-
-    def _sender(self, index: int, message: JczMessage) -> int:
+    def sender(self, index: int, message: JczMessage) -> int:
         if message.player is None:
             raise JczError(f"message {index} ({message.type}) does not say which player sent it")
         return message.player

@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from domain.state import GameState
     from domain.tiles import TileType
     from replays.jcz import SaveReader
-    from replays.jcz_draws import DrawWalk
+    from replays.jcz_draws import DrawWalk, JczPack
     from replays.jcz_export import Writer
     from replays.jcz_format import JczMessage, JczPointer, JczSave
 
@@ -103,38 +103,48 @@ class JczSet:
         return None
 
     # ---- the draws (`replays.jcz_draws`)
+    # Message types that neither draw nor reseed and may come at any decision (a ransom): the
+    # walk reads the log as if they were not there.
+    walk_ignores: ClassVar[frozenset[str]] = frozenset()
+
     def pack_group(self, tile: TileType, save: JczSave) -> str | None:
         """The pack group a tile goes into, if this set gives it one of its own."""
         return None
 
-    def arrange_pack(self, groups: dict[str, list[str]], active: set[str], successor: dict[str, str]) -> None:
+    def arrange_pack(self, pack: JczPack, save: JczSave) -> None:
         """Which of its groups start closed, and which opens when another empties."""
 
     def walk_start(self, walk: DrawWalk) -> None:
-        """Set up what it follows along the log (`walk.ext[code]`)."""
+        """Set up what it follows along the log (in `walk.ext`)."""
 
     def walk_message(self, walk: DrawWalk, index: int, message: JczMessage) -> bool:
-        """Follow a message of its own (True: taken care of)."""
+        """Follow a message of its own (True: taken care of, nothing else to do with it)."""
         return False
 
     def walk_placed(self, walk: DrawWalk, index: int, tile: TileType) -> None:
-        """A tile was placed."""
+        """A tile was placed (drawn, or held for the player)."""
 
     def drawn_instead(self, tile: TileType) -> bool:
         """Whether placing this tile took the place of a draw (a tile of the player's own)."""
         return False
 
     def closing(self, walk: DrawWalk, index: int, message: JczMessage) -> bool:
-        """Whether message `index`, after a turn part's COMMIT, still belongs to that part."""
+        """Whether message `index`, after a turn part's COMMIT, is a phase of this set's that
+        still belongs to that part."""
         return False
 
     def keeps_tile(self, walk: DrawWalk, message: JczMessage) -> bool:
-        """Whether a PASS may answer a phase of its own, declining no tile."""
+        """Whether a PASS may answer a phase of this set's own, declining no tile."""
         return False
 
-    def part_over(self, walk: DrawWalk, index: int, following: JczMessage | None) -> bool:
-        """A turn part ended at message `index`: start what comes next if it is this set's to
-        start (True)."""
+    def extra_part(self, walk: DrawWalk, index: int, following: JczMessage | None) -> bool:
+        """A turn part ended at message `index`: start another part of the same player's if this
+        set gives one (True)."""
+        return False
+
+    def part_over(self, walk: DrawWalk, index: int) -> bool:
+        """A player's turn is over at message `index`: start what this set holds between turns
+        (True), instead of the next turn."""
         return False
 
     def held_tile(self, walk: DrawWalk, player: int) -> str | None:

@@ -6,7 +6,11 @@ import pytest
 
 from replays.jcz import JczDraw, JczRefused
 from replays.jcz_draws import DrawWalk, JczDrawer, JczRandom, jcz_pack, plan_draws
+from replays.jcz_sets.bcb import bazaar_walk
 from tests.jcz_saves import TWO_TURNS, commit, decode, pass_, place, save
+
+# A game with the bazaars, whose supply the walk follows.
+BAZAARS = {"basic:1": 1, "bridges-castles-and-bazaars:1": 1}
 
 
 def drawn(document: dict[str, object]) -> list[tuple[str, str, int]]:
@@ -105,8 +109,8 @@ def test_a_tile_the_draws_cannot_give_is_refused() -> None:
 
 def test_an_empty_pack_with_no_bazaar_tile_left_ends_the_game() -> None:
     """A bazaar round the pack ran out in, its last tile placed: nobody is owed one, the game ends."""
-    walk = DrawWalk(decode(save([], ["BA/L"], end_turn=0)))
-    walk.supply = []
+    walk = DrawWalk(decode(save([], ["BA/L"], end_turn=0, sets=BAZAARS)))
+    bazaar_walk(walk).supply = []
     walk.tile_step(1, "turn", 5)
     assert walk.held is None and walk.owed is None
 
@@ -148,8 +152,8 @@ def test_a_bought_tile_that_fits_nowhere_is_replaced_as_its_part_begins() -> Non
     """Bob's tile from the bazaar fits nowhere: JCloisterZone draws him another as his part
     begins (at the message before his PLACE_TILE), not when the supply was drawn."""
     log = [commit(0), place(1, "BA/RFr", 2, 0)]
-    walk = DrawWalk(decode(save(log, ["BA/RFr"], end_turn=1)))
-    walk.supply = [("BA/L", 1)]
+    walk = DrawWalk(decode(save(log, ["BA/RFr"], end_turn=1, sets=BAZAARS)))
+    bazaar_walk(walk).supply = [("BA/L", 1)]
     walk.tile_step(1, "turn", 0)
     assert walk.held == "BA/L" and walk.draws == []
     walk.placed(1, "BA/RFr")

@@ -128,6 +128,7 @@ def test_a_declined_abbey_is_committed_before_the_draw() -> None:
 
 def _wagons(replay: list[dict[str, Any]], draw_order: list[str] | None, **sets: int) -> JczSave:
     elements = {**BASE_ELEMENTS, "builder": 1, "wagon": 1, "bridge": 3, "castle": 3, "bazaar": True}
+    elements["dragon"] = 1  # the dragon's steps are read as the dragon's only with it in play
     named = {"basic:1": 1, **{f"{name.replace('_', '-')}:1": n for name, n in sets.items()}}
     return decode(save(replay, draw_order, sets=named, elements=elements, initial_random=0.5))
 

@@ -13,6 +13,7 @@ from domain.expansions.barn import corner_field, crossing_field
 from domain.expansions.wagon import MoveWagon, WagonMoved, wagons
 from domain.moves import Decision, legal_commands
 from domain.state import GameState
+from domain.tiles import TileType
 from replays.jcz_format import JczError, JczExportError, JczMessage, JczPointer
 from replays.jcz_mapping import Element, JczSet, Place
 from replays.jcz_names import location_name
@@ -21,7 +22,10 @@ if TYPE_CHECKING:
     from collections import Counter
 
     from replays.jcz import SaveReader
+    from replays.jcz_draws import DrawWalk
     from replays.jcz_export import Writer
+
+OWNERS = "am.wagon-owners"  # the walk's note: the players who have put a wagon on the board
 
 WAITING = "waiting"  # where a wagon stands while its scored feature's wagons move (figure places)
 
@@ -99,10 +103,44 @@ class AbbeyMayor(JczSet):
             isinstance(command, Pass) and step is not None and step.step == "abbey"
         )
 
+    def walk_start(self, walk: DrawWalk) -> None:
+        walk.ext[OWNERS] = set()
+
+    def walk_message(self, walk: DrawWalk, index: int, message: JczMessage) -> bool:
+        if message.type == "DEPLOY_MEEPLE" and message.player is not None and _is_wagon(message):
+            walk.ext[OWNERS].add(message.player)
+        return False
+
+    def drawn_instead(self, tile: TileType) -> bool:
+        return "abbey" in tile.tags  # the player's abbey, instead of a draw
+
+    def keeps_tile(self, walk: DrawWalk, message: JczMessage) -> bool:
+        """A PASS may leave a returned wagon where it is: only a wagon's owner is asked to move it,
+        so anyone else's PASS declines a tile."""
+        wagons = bool(walk.elements.get("wagon"))
+        return wagons and (message.player is None or message.player in walk.ext[OWNERS])
+
+    def closing(self, walk: DrawWalk, index: int, message: JczMessage) -> bool:
+        """A turn part's wagon phase: a returned wagon moved (with a COMMIT of its own) or left
+        with a PASS, which no COMMIT follows. It comes before a builder's second part and before
+        a bazaar's supply."""
+        if message.type == "DEPLOY_MEEPLE":
+            return _is_wagon(message)
+        following = walk.following(index)
+        return (
+            message.type == "PASS"
+            and self.keeps_tile(walk, message)
+            and (following is None or following.type != "COMMIT")
+        )
+
     def figure_places(self, state: GameState, found: Counter[tuple[int, str, Place]]) -> None:
         if "wagon" in state.ext:
             for player, source in wagons(state).waiting:
                 found[(player, "wagon", (WAITING, source))] += 1
+
+
+def _is_wagon(message: JczMessage) -> bool:
+    return ".wagon." in str(message.payload.get("meepleId", ""))
 
 
 def _wagon(writer: Writer, seat: int) -> Place:

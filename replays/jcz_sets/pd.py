@@ -12,14 +12,18 @@ from domain.expansions.dragon import MoveDragon
 from domain.expansions.fairy import ON_TILE, MoveFairy
 from domain.expansions.portal_princess import RemoveKnight
 from domain.state import GameState
-from replays.jcz_format import JczMessage, JczPointer
+from domain.tiles import TileType
+from replays.jcz_format import JczMessage, JczPointer, JczSave
 from replays.jcz_mapping import Element, JczSet
 from replays.jcz_names import meeple_pointer, owner_of
 
 if TYPE_CHECKING:
     from domain import events as ev
     from replays.jcz import SaveReader
+    from replays.jcz_draws import DrawWalk, JczPack
     from replays.jcz_export import Writer
+
+DRAGON = "dragon"  # the pack group of the dragon tiles while they wait for a volcano
 
 
 class PrincessDragon(JczSet):
@@ -95,6 +99,28 @@ class PrincessDragon(JczSet):
         else:
             return False
         return True
+
+    def pack_group(self, tile: TileType, save: JczSave) -> str | None:
+        return DRAGON if _dragons_wait(save) and "dragon" in tile.tags else None
+
+    def arrange_pack(self, pack: JczPack, save: JczSave) -> None:
+        if _dragons_wait(save):
+            pack.active.discard(DRAGON)
+
+    def walk_placed(self, walk: DrawWalk, index: int, tile: TileType) -> None:
+        if "volcano" in tile.tags:
+            walk.drawer.pack.activate(DRAGON)  # dragon tiles may be drawn from now on
+
+    def closing(self, walk: DrawWalk, index: int, message: JczMessage) -> bool:
+        # The dragon's steps after scoring (V-DRAGON-AFTER-SCORING) still belong to the turn part.
+        return message.type == "MOVE_NEUTRAL_FIGURE" and str(message.payload.get("figureId", "")).startswith(
+            "dragon"
+        )
+
+
+def _dragons_wait(save: JczSave) -> bool:
+    """Dragon tiles wait in a group of their own while the dragon is played: named, even as 0."""
+    return save.setup.elements.get("dragon") is not None
 
 
 MAPPING = PrincessDragon()

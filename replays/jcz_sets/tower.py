@@ -45,6 +45,9 @@ class Tower(JczSet):
         "ransom_limited": True,  # JCZ-TOWER-RANSOM-LIMITS
         "ransom_any_step": True,  # JCZ-RANSOM-ANY-STEP
     }
+    # A ransom may be paid whenever its payer is asked (JCZ-RANSOM-ANY-STEP): it draws nothing
+    # and reseeds nothing.
+    walk_ignores = frozenset({"PAY_RANSOM"})
     score_names = {"ransom": "ransom"}
     not_scores = frozenset({"ransom"})  # the ransom's own event, not a turn part's score
     final_only = frozenset({"ransom"})
