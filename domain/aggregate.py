@@ -7,7 +7,9 @@ repository rebuilds a game with `project_game`. Nothing here re-checks an applie
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+import random
+import secrets
+from collections.abc import Callable, Iterable, Sequence
 from uuid import UUID, uuid4
 
 import msgspec
@@ -21,15 +23,20 @@ from domain.readings import checked
 from domain.rules import RuleSet
 from domain.state import GameState, evolve
 from domain.tiles import TILES
-from domain.turns import automatic_event
+from domain.turns import Chance, automatic_event
+
+Roll = Callable[[GameState, Chance], ev.Event]  # picks the outcome of a draw of chance
 
 
 class Game:
-    __slots__ = ("_pending", "state")
+    __slots__ = ("_pending", "roll", "state")
 
     def __init__(self, game_id: UUID) -> None:
         self.state = GameState(game_id)
         self._pending: list[ev.Event] = []
+        # Who picks the outcome of a draw of chance: by default chance itself (`roll`); an import
+        # that knows what the recorded game drew sets its own.
+        self.roll: Roll = roll
 
     @property
     def id(self) -> UUID:
@@ -104,7 +111,17 @@ class Game:
     def _advance(self) -> None:
         state = self.state
         while (event := automatic_event(state)) is not None:
-            self._record(event)
+            self._record(self.roll(state, event) if isinstance(event, Chance) else event)
+
+
+def roll(state: GameState, chance: Chance) -> ev.Event:
+    """An outcome of a draw of chance: reproducible in a seeded game (from the seed and the point of
+    the game), unpredictable otherwise (a game whose pile is kept secret keeps its dice so)."""
+    outcomes = chance.outcomes
+    seed = state.seed
+    if seed is None:
+        return outcomes[secrets.randbelow(len(outcomes))]
+    return outcomes[random.Random(f"{seed}:{state.version}").randrange(len(outcomes))]
 
 
 def check_setup(

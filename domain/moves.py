@@ -32,6 +32,8 @@ def expected_step(state: GameState) -> Decision | None:
 
 
 def _expected_step(state: GameState) -> Decision | None:
+    if state.hooks["chance"] and any(part.chance(state) for part in state.hooks["chance"]):
+        return None  # chance decides first
     phase = state.phase
     if phase == Phase.PLACE:
         return Decision("place", state.current)

@@ -272,6 +272,11 @@ class Part:
         return None
 
     # ---- the sequencer
+    def chance(self, state: GameState) -> tuple[Event, ...]:
+        """A draw of chance the part makes now (a die, a token from a bag): the events it may record,
+        each as likely as the others; empty when none is due. Nobody decides while one is due."""
+        return ()
+
     def automatic(self, state: GameState) -> Event | None:
         """An event this part records by itself now (in its own phase), if any."""
         return None
@@ -285,9 +290,6 @@ class Part:
     # ---- commands
     def decide(self, state: GameState, player: int, command: Command, step: str) -> list[Event]:
         raise NotImplementedError(type(command).__name__)
-
-    def describe_command(self, command: Command) -> str:
-        return type(command).__name__
 
 
 # The hooks the core calls on every part in play.

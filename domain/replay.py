@@ -27,7 +27,7 @@ from domain.expansions import PARTS, parts_for
 from domain.readings import audit_variants
 from domain.rules import RuleSet
 from domain.state import GameState
-from domain.turns import automatic_event
+from domain.turns import Chance, automatic_event
 
 
 class Decision(NamedTuple):
@@ -172,6 +172,14 @@ class Replay:
         """Check one event; returns the further events its command brings."""
         cls._check_order(state, index, event)
         expected = automatic_event(state)
+        if isinstance(expected, Chance):
+            if event not in expected.outcomes:
+                shown = ", ".join(describe(e) for e in expected.outcomes)
+                kind = type(expected.outcomes[0])
+                owner = state.tables.events.get(kind)
+                rule = owner.engine_rules.get(kind) if owner is not None else None
+                raise ReplayError(index, event, rule, f"chance draws one of {shown} here")
+            return []
         if expected is not None:
             if event != expected:
                 raise ReplayError(

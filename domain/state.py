@@ -73,6 +73,7 @@ class GameState:
         "players",
         "rules",
         "scores",
+        "seed",
         "sitting",
         "supply",
         "tables",
@@ -86,6 +87,7 @@ class GameState:
         self.id = game_id
         self.version = 0
         self.players: tuple[str, ...] = ()
+        self.seed: int | None = None  # the game's seed, if it has one: draws of chance follow it
         self.expansions: tuple[str, ...] = ()
         self.rules = RuleSet()
         self.parts: tuple[Part, ...] = ()  # the parts of the sets in play, in the registry's order
@@ -204,6 +206,7 @@ def _started(state: GameState, e: ev.GameStarted) -> None:
     from domain.expansions import parts_for  # the registry knows every part; parts know the core
 
     state.players = e.players
+    state.seed = e.seed
     state.expansions = e.expansions
     state.parts = parts_for(e.expansions, e.rules.without)
     state.tables = part_tables(state.parts)

@@ -7,6 +7,8 @@ game), or None when a player must act.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from domain import events as ev
 from domain.agenda import Entry
 from domain.moves import expected_step, fits_somewhere
@@ -14,7 +16,27 @@ from domain.part import Part
 from domain.state import GameState, Phase, next_tiles
 
 
-def automatic_event(state: GameState) -> ev.Event | None:
+class Chance(NamedTuple):
+    """A draw of chance due now: the events it may record, each as likely as the others. Live play
+    picks one at random (`domain.aggregate.Game`); a replay accepts any of them, as recorded."""
+
+    outcomes: tuple[ev.Event, ...]
+
+
+def chance_due(state: GameState) -> Chance | None:
+    for part in state.hooks["chance"]:
+        outcomes = part.chance(state)
+        if outcomes:
+            return Chance(outcomes)
+    return None
+
+
+def automatic_event(state: GameState) -> ev.Event | Chance | None:
+    """The next event nobody decides, a draw of chance to make, or None when a player must act."""
+    if state.hooks["chance"]:
+        due = chance_due(state)
+        if due is not None:
+            return due
     phase = state.phase
     gid, version = state.id, state.version + 1
     if phase == Phase.START or phase == Phase.PART_OVER:

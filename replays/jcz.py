@@ -30,12 +30,14 @@ from domain.aggregate import Game
 from domain.catalogue import START_TILE
 from domain.commands import Command, Deploy, Pass, PlaceTile
 from domain.errors import RuleViolation
+from domain.events import Event
 from domain.expansions import SETS, start_tile_of
 from domain.moves import expected_step, may_pass
 from domain.readings import checked, rule_set, switch
 from domain.rules import RuleSet
 from domain.state import GameState
 from domain.tiles import TILES
+from domain.turns import Chance
 from replays.jcz_format import (
     Jcz4Save as Jcz4Save,
     Jcz4Setup as Jcz4Setup,
@@ -274,11 +276,29 @@ class ReplayVisitor:
 class SaveReader:
     """What a set's mapping reads a message against: the game so far, and what it remembers."""
 
-    def __init__(self, game: Game, mappings: tuple[JczSet, ...]) -> None:
+    def __init__(
+        self, game: Game, mappings: tuple[JczSet, ...], messages: Sequence[JczMessage] = ()
+    ) -> None:
         self.game = game
+        self.messages = messages
         self.state = game.state
         self.mappings = mappings
         self.scratch: dict[str, Any] = {}  # each mapping's memory of the log, by its own keys
+        self.index = -1  # the message being played
+        game.roll = self.roll
+
+    def roll(self, state: GameState, chance: Chance) -> Event:
+        """What JCloisterZone drew where our rules draw by chance, as the log tells (a random number
+        a message carries, a token it names): a set of the save's knows how."""
+        message = self.game_message()
+        for mapping in self.mappings:
+            found = mapping.roll(self, chance, message)
+            if found is not None:
+                return found
+        raise JczError(f"message {self.index}: our rules draw by chance here; no set of the save says what")
+
+    def game_message(self) -> JczMessage | None:
+        return self.messages[self.index] if 0 <= self.index < len(self.messages) else None
 
     def step(self) -> str | None:
         """The decision our rules wait for now."""
@@ -334,11 +354,12 @@ def replay_jcz(
         raise JczError(f"setup refused: {e}") from e
     hooks = visitor or ReplayVisitor()
     mappings = in_play(expansions)
-    reader = SaveReader(game, mappings)
+    reader = SaveReader(game, mappings, save.replay)
     state = game.state
     placed = False  # a tile placed since the last COMMIT: that COMMIT ends a turn part
     for index, message in enumerate(save.replay):
         _answer_unasked(game, mappings)
+        reader.index = index
         placed = placed or message.type == "PLACE_TILE"
         try:
             command = _command(reader, index, message)

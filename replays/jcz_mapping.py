@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from domain.moves import Decision
     from domain.state import GameState
     from domain.tiles import TileType
+    from domain.turns import Chance
     from replays.jcz import SaveReader
     from replays.jcz_draws import DrawWalk, JczPack
     from replays.jcz_export import Writer
@@ -72,6 +73,11 @@ class JczSet:
         self, reader: SaveReader, index: int, message: JczMessage, seat: int, command: Command
     ) -> None:
         """Message `index` was played as `command` by `seat`: what the set must remember of it."""
+
+    def roll(self, reader: SaveReader, chance: Chance, message: JczMessage | None) -> ev.Event | None:
+        """The outcome JCloisterZone drew where one of this set's draws of chance is due (`message`:
+        the one being played), if the draw is this set's."""
+        return None
 
     def answer_unasked(self, game: Game, decision: Decision) -> bool:
         """Decide what JCloisterZone decides without a message (True if it did)."""

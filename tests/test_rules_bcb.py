@@ -616,6 +616,28 @@ def test_R_CASTLE_6_cloister_on_a_fief_tile_counts() -> None:
     assert awards_of(game, "castle") == [(ANN, 9)]
 
 
+def test_R_CASTLE_7_the_target_goes_to_the_castle_asked_when_two_castles_share_a_tile() -> None:
+    """A tile of two cities may hold two castles: the choice of a completion goes to the castle
+    whose owner was asked, not to the first castle on that tile (a bot game looped there for ever,
+    asking the same castle again after each choice)."""
+    import random
+
+    from domain.bots import RandomBot, shuffled_pile
+
+    rng = random.Random(1482260)
+    pile = shuffled_pile(("base", "bcb"), rng)
+    game = Game.start(("Ann", "Bob"), pile, expansions=("base", "bcb"), seed=1482260)
+    bot = RandomBot(rng)
+    for _ in range(1000):  # the whole game takes about 200 commands
+        if game.state.over:
+            break
+        game.execute(*bot.choose(game.state))
+    assert game.state.over
+    castles = cs.castles(game.state).all
+    shared = [c for c in castles if any(set(c.positions) & set(o.positions) for o in castles if o is not c)]
+    assert shared and any(isinstance(e, cs.CastleTargetChosen) for e in game.collect_events())
+
+
 def test_R_CASTLE_7_several_completions_owner_chooses_one() -> None:
     # BA/CRRR at (-1,0) completes the start road (with BA/LR at (1,0)) and, with a cap at
     # (-1,-1), a two-tile city (unoccupied: no castle offer), both in the fief of Ann's castle.

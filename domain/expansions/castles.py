@@ -341,7 +341,11 @@ class CastlesPart(Part):
             followers_gone(state, feature)
         else:
             assert isinstance(event, CastleTargetChosen)
-            index = next(i for i, c in enumerate(own.all) if (event.castle_x, event.castle_y) in c.positions)
+            # The castle asked: two castles may share a tile (its two cities), so the tile alone
+            # may not say which.
+            pending = target_pending(state)
+            assert pending is not None
+            index = pending[0]
             feature = board.graph.feature(board.at[(event.x, event.y)].segment(event.location))
             own.targets[index] = feature.id
 
