@@ -15,6 +15,7 @@ from domain.part import FigureKind, Part, ext
 from domain.state import GameState, begin_part, next_tiles, pop_agenda, return_stranded, take_from_pile
 from domain.tiles import Kind
 from domain.turns import is_live
+from domain.view import FigureLook, Shape
 
 NAME: Final = "builders"
 FIGURE: Final = "builder"
@@ -79,7 +80,14 @@ def begin_second_part(state: GameState, player: int, tile_id: str, from_pile: bo
 class BuildersPart(Part):
     name = NAME
     events = (BuilderTurnGranted, BuilderTurnTaken)
-    figures = {FIGURE: FigureKind(follower=False, strength=0, rule="R-TB-2")}
+    figures = {
+        FIGURE: FigureKind(
+            follower=False,
+            strength=0,
+            rule="R-TB-2",
+            look=FigureLook(glyphs="abcdef", shape=Shape(tag="rect", width=12, height=12), beneath=True),
+        )
+    }
     items = (GRANT, TAKE)
     rules_of = {BuilderTurnGranted: "R-TB-3", BuilderTurnTaken: "R-TB-3"}
     engine_rules = {BuilderTurnGranted: "R-TB-3", BuilderTurnTaken: "R-TB-3"}

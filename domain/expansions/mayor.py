@@ -10,6 +10,7 @@ from domain.moves import unoccupied_locations
 from domain.part import FigureKind, Part
 from domain.state import GameState
 from domain.tiles import Kind
+from domain.view import FigureLook, Shape
 
 NAME: Final = "mayor"
 FIGURE: Final = "mayor"
@@ -21,7 +22,16 @@ def _strength(city: Feature) -> int:
 
 class MayorPart(Part):
     name = NAME
-    figures = {FIGURE: FigureKind(follower=True, strength=_strength, rule="R-AM-4")}
+    figures = {
+        FIGURE: FigureKind(
+            follower=True,
+            strength=_strength,
+            rule="R-AM-4",
+            look=FigureLook(
+                glyphs="GHIJKL", shape=Shape(tag="polygon", points=((0, -8), (7, 0), (0, 8), (-7, 0)))
+            ),
+        )
+    }
 
     def start(self, state: GameState, event: ev.GameStarted) -> None:
         state.ext[NAME] = None

@@ -13,6 +13,7 @@ from domain.part import FigureKind, Part
 from domain.scoring import Parts
 from domain.state import GameState, return_figures, return_stranded
 from domain.tiles import Kind
+from domain.view import OWNER, FigureLook, Shape
 
 NAME: Final = "pigs"
 FIGURE: Final = "pig"
@@ -20,7 +21,19 @@ FIGURE: Final = "pig"
 
 class PigsPart(Part):
     name = NAME
-    figures = {FIGURE: FigureKind(follower=False, strength=0, rule="R-TB-5")}
+    figures = {
+        FIGURE: FigureKind(
+            follower=False,
+            strength=0,
+            rule="R-TB-5",
+            # Pink whoever owns it, the owner's colour round it: a pig, not a follower of theirs.
+            look=FigureLook(
+                glyphs="ABCDEF",
+                shape=Shape(tag="ellipse", rx=8, ry=5, fill="#f4a6b8", stroke=OWNER, stroke_width=2.5),
+                beneath=True,
+            ),
+        )
+    }
 
     def start(self, state: GameState, event: ev.GameStarted) -> None:
         state.ext[NAME] = None

@@ -22,6 +22,7 @@ from domain.part import FigureKind, Part, ext
 from domain.rules import RuleSet
 from domain.state import GameState, Phase, deploy
 from domain.tiles import Kind
+from domain.view import FigureLook, Shape
 
 NAME: Final = "wagon"
 FIGURE: Final = "wagon"
@@ -144,7 +145,14 @@ class WagonPart(Part):
     name = NAME
     events = (WagonMoved,)
     commands = (MoveWagon,)
-    figures = {FIGURE: FigureKind(follower=True, strength=1, rule="R-AM-5")}
+    figures = {
+        FIGURE: FigureKind(
+            follower=True,
+            strength=1,
+            rule="R-AM-5",
+            look=FigureLook(glyphs="ghijkl", shape=Shape(tag="rect", width=18, height=8, rx=3)),
+        )
+    }
     steps = {"wagon": "R-AM-5"}
     step_names = {"wagon": "a wagon's move or a pass"}
     pass_steps = {"wagon": "wagon"}
