@@ -64,14 +64,19 @@ def _shape(parent: ET.Element, shape: Shape, cx: float, cy: float, colour: str, 
     elif shape.tag == "ellipse":
         geometry = {"cx": cx, "cy": cy, "rx": shape.rx, "ry": shape.ry}
     elif shape.tag == "rect":
-        geometry = {"x": cx - shape.width / 2, "y": cy - shape.height / 2, "width": shape.width}
-        geometry["height"] = shape.height
-        if shape.rx:
-            geometry["rx"] = shape.rx
+        geometry = {
+            "x": cx - shape.width / 2,
+            "y": cy - shape.height / 2,
+            "width": shape.width,
+            "height": shape.height,
+            **({"rx": shape.rx} if shape.rx else {}),
+        }
     elif shape.tag == "polygon":
         geometry = {"points": " ".join(f"{cx + dx},{cy + dy}" for dx, dy in shape.points)}
-    else:
+    elif shape.tag == "path":
         geometry = {"d": f"M{cx:.1f},{cy:.1f} {shape.d}"}
+    else:  # a line has ends, not a centre: only a line mark draws one
+        raise ValueError(f"a {shape.tag} cannot stand centred on a point")
     _sub(parent, shape.tag, **geometry, **_paint(shape, colour), **attrs)
 
 
