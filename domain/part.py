@@ -15,7 +15,9 @@ fixed order (`domain.expansions.PARTS`), at these points:
   things to do after placing), `pending` (a decision the part waits for);
 * the sequencer (`turns`): `automatic` (an event the part records by itself), `is_live` and
   `agenda_event` for its agenda items;
-* commands (`decide`): `decide` for the commands it owns.
+* commands (`decide`): `decide` for the commands it owns;
+* the board's views (`projections/`): `view`, what the board shows of the part now, drawn with its
+  `mark_styles`; its figures' looks (`FigureKind.look`) and `flag_styles` are data (`domain.view`).
 """
 
 from __future__ import annotations
@@ -26,6 +28,8 @@ from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
 import msgspec
 from mypy_extensions import mypyc_attr
+
+from domain.view import FOLLOWER_LOOK, NOTHING_SHOWN, FigureLook, FlagStyle, MarkStyle, PartView
 
 if TYPE_CHECKING:
     from domain.agenda import Entry
@@ -43,12 +47,13 @@ if TYPE_CHECKING:
 
 class FigureKind(NamedTuple):
     """A kind of figure a part brings: whether it is a follower (it occupies a feature and counts
-    for the majority, R-BASE-4, R-BASE-6) and its strength in a majority."""
+    for the majority, R-BASE-4, R-BASE-6), its strength in a majority, and how it is drawn."""
 
     follower: bool
     strength: int | Callable[[Feature], int] = 1
     rule: str = "R-BASE-4"  # the rule that lets it be deployed
     occupies: bool = False  # no follower, but it keeps followers off its feature
+    look: FigureLook = FOLLOWER_LOOK
 
 
 # Compiled with the core (Makefile, COMPILED), while the sets' parts stay plain Python: their
@@ -60,6 +65,8 @@ class Part:
     events: ClassVar[tuple[type[Event], ...]] = ()
     commands: ClassVar[tuple[type[Command], ...]] = ()
     figures: ClassVar[dict[str, FigureKind]] = {}
+    flag_styles: ClassVar[dict[str, FlagStyle]] = {}  # how its tiles' segment flags look, by word
+    mark_styles: ClassVar[dict[str, MarkStyle]] = {}  # how the marks `view` gives look, by style
     unblockable: ClassVar[bool] = False  # its figures go where another part blocks deployments
     items: ClassVar[tuple[str, ...]] = ()  # agenda items this part turns into events
     steps: ClassVar[dict[str, str]] = {}  # decision steps it asks for -> the rule behind each
@@ -290,6 +297,11 @@ class Part:
     # ---- commands
     def decide(self, state: GameState, player: int, command: Command, step: str) -> list[Event]:
         raise NotImplementedError(type(command).__name__)
+
+    # ---- the board's views
+    def view(self, state: GameState) -> PartView:
+        """What the board shows of this part now, beyond its figures in features."""
+        return NOTHING_SHOWN
 
 
 # The hooks the core calls on every part in play.

@@ -1,13 +1,15 @@
-"""Board views: what lies on the table at any event, as plain data and as text."""
+"""Board views: what lies on the table at any event, as plain data.
+
+Tiles and the figures in features are the core's; whatever else lies there, each part in play
+declares as marks and supplies (`domain.part.Part.view`), and the view carries them as they come.
+"""
 
 from __future__ import annotations
 
 import msgspec
 
-from domain.expansions.bridges import NAME as BRIDGES, bridges
-from domain.expansions.castles import NAME as CASTLES, castles
-from domain.expansions.goods import NAME as GOODS, goods
 from domain.state import GameState, segment_location
+from domain.view import Mark, Supply
 
 
 class TileView(msgspec.Struct, frozen=True):
@@ -25,18 +27,6 @@ class MeepleView(msgspec.Struct, frozen=True):
     figure: str = "follower"
 
 
-class BridgeView(msgspec.Struct, frozen=True):
-    x: int
-    y: int
-    axis: str
-
-
-class CastleView(msgspec.Struct, frozen=True):
-    tiles: tuple[tuple[int, int], ...]
-    owners: tuple[int, ...]
-    scored: bool
-
-
 class BoardView(msgspec.Struct, frozen=True):
     """Everything a game's state shows; two games in the same position have equal views."""
 
@@ -51,12 +41,9 @@ class BoardView(msgspec.Struct, frozen=True):
     supply: tuple[int, ...]
     scores: tuple[int, ...]
     discarded: tuple[str, ...]
-    bridges: tuple[BridgeView, ...] = ()
-    castles: tuple[CastleView, ...] = ()
-    bridge_supply: tuple[int, ...] = ()
-    castle_supply: tuple[int, ...] = ()
-    goods: tuple[dict[str, int], ...] = ()
-    agenda: tuple[str, ...] = ()  # turn parts still to come, e.g. "builder:1"
+    marks: tuple[Mark, ...] = ()  # what the parts show on the board, sorted
+    supplies: tuple[Supply, ...] = ()  # the counts per player they show, in the parts' order
+    agenda: tuple[str, ...] = ()  # turn parts still to come, as "item:seat"
 
 
 def board_view(state: GameState) -> BoardView:
@@ -68,8 +55,12 @@ def board_view(state: GameState) -> BoardView:
             x, y, location = segment_location(board, sid)
             meeples.append(MeepleView(player=player, x=x, y=y, location=location, figure=figure))
     meeples.sort(key=lambda m: (m.x, m.y, m.location, m.figure, m.player))
-    bridge_axes = bridges(state).axis if state.has(BRIDGES) else {}
-    built = castles(state).all if state.has(CASTLES) else []
+    marks: list[Mark] = []
+    supplies: list[Supply] = []
+    for part in state.hooks["view"]:
+        shown = part.view(state)
+        marks += shown.marks
+        supplies += shown.supplies
     return BoardView(
         version=state.version,
         phase=str(state.phase),
@@ -85,10 +76,7 @@ def board_view(state: GameState) -> BoardView:
         supply=tuple(state.supply),
         scores=tuple(state.scores),
         discarded=tuple(state.discarded),
-        bridges=tuple(BridgeView(x=x, y=y, axis=axis) for (x, y), axis in bridge_axes.items()),
-        castles=tuple(CastleView(tiles=c.positions, owners=tuple(c.owners), scored=c.scored) for c in built),
-        bridge_supply=tuple(bridges(state).left) if state.has(BRIDGES) else (),
-        castle_supply=tuple(castles(state).left) if state.has(CASTLES) else (),
-        goods=tuple(dict(g) for g in goods(state)) if state.has(GOODS) else (),
+        marks=tuple(sorted(marks)),
+        supplies=tuple(supplies),
         agenda=tuple(f"{e.item}:{e.player}" for e in state.agenda),
     )

@@ -21,6 +21,7 @@ from domain import events as ev
 from domain.aggregate import Game
 from domain.expansions import EVENT_TYPES
 from domain.store import GameStore, open_store
+from domain.view import Mark
 from projections.board import board_view
 from projections.views import BoardChange, BoardItem, GameSummary, GameViews, ScoreRow, open_views
 
@@ -72,15 +73,20 @@ def board_items(game: Game) -> set[BoardItem]:
     view = board_view(game.state)
     items = {BoardItem(kind="tile", x=t.x, y=t.y, what=f"{t.tile}@{t.rotation}") for t in view.tiles}
     items |= {BoardItem(kind=m.figure, x=m.x, y=m.y, what=m.location, player=m.player) for m in view.meeples}
-    items |= {BoardItem(kind="bridge", x=b.x, y=b.y, what=b.axis) for b in view.bridges}
     items |= {
-        BoardItem(
-            kind="castle", x=c.tiles[0][0], y=c.tiles[0][1], what=f"{c.tiles[1][0]},{c.tiles[1][1]}", player=p
-        )
-        for c in view.castles
-        for p in c.owners
+        BoardItem(kind=m.figure or m.style, x=m.x, y=m.y, what=_what(m), player=player)
+        for m in view.marks
+        for player in m.owners or (-1,)
     }
     return items
+
+
+def _what(mark: Mark) -> str:
+    """What tells a mark from another of its kind on its tile, and its state: a change is a new row."""
+    words = [mark.location, mark.label, *(f"{s.x},{s.y}:{s.location}" for s in mark.spots)]
+    if mark.closed:
+        words.append("closed")
+    return " ".join(word for word in words if word)
 
 
 def summary(game: Game) -> GameSummary:

@@ -1,12 +1,14 @@
-"""The board as SVG, drawn from our own tile data: every tile of every set, every piece.
+"""The board as SVG, drawn from our own tile data and from what the parts in play declare.
 
 Each tile is drawn unrotated from its segments (fields as the ground, cities reaching their
-edges, roads and rivers from their edges to the centre, a cloister in the middle, pennants,
-goods, inns, cathedrals and the tags a set reads), then turned as it lies. Pieces stand on their
-segment's place in board orientation, in their owner's colour: followers as discs (the large
-follower bigger), builders as squares, pigs as ellipses, mayors as diamonds, wagons as wide bars,
-barns as triangles; bridges, castles, towers (with their height), the dragon and the fairy show
-too. The last tile placed is outlined; the standings stand beside the board.
+edges, roads and water from their edges to the centre, a cloister in the middle, pennants, the
+flags a part gives a look to, the tags the parts read), then turned as it lies. Figures stand on
+their segment's place in board orientation, in their owner's colour: a follower as a disc, every
+other kind of figure as the shape its part declares (`domain.part.FigureKind.look`). What else
+the parts put on the table, each declares as marks (`domain.part.Part.view`, `domain.view`):
+lines across a tile, outlines around tiles, discs with a number, figures standing on them and
+neutral tokens over the figures, each drawn here with its part's style, whatever it stands for.
+The last tile placed is outlined; the standings stand beside the board.
 
 Built with the standard library's ElementTree: no drawing library, no images from elsewhere.
 """
@@ -14,21 +16,22 @@ Built with the standard library's ElementTree: no drawing library, no images fro
 from __future__ import annotations
 
 import xml.etree.ElementTree as ET
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 
-from domain.expansions import tower as tw
-from domain.expansions.bridges import NAME as BRIDGES, bridges
-from domain.expansions.castles import NAME as CASTLES, castles
-from domain.geometry import EDGE_BY_NAME, HALF_BY_NAME
+import msgspec
+
+from domain.geometry import EDGE_BY_NAME, HALF_BY_NAME, Pos
+from domain.part import Part
 from domain.state import GameState, segment_location
 from domain.tiles import Kind, Segment, TileType
+from domain.view import OWNER, FigureLook, FlagStyle, Mark, MarkKind, MarkStyle, Shape, figure_look
 
 S = 64  # a tile's side, in SVG units
 MARGIN = 16
 PANEL = 200  # the standings' column beside the board
 COLOURS = ("#d62728", "#1f5fbf", "#e6b800", "#222222", "#8e44ad", "#7f7f7f")  # by seat
-FIELD, CITY, ROAD, RIVER, WALL = "#8fbc5a", "#c8a165", "#f4f1e8", "#3b83c4", "#6b4f2a"
-GOODS = {"wine": "#7b2d8b", "grain": "#e0c020", "cloth": "#2a6fb0"}
+FIELD, CITY, ROAD, WATER, WALL = "#8fbc5a", "#c8a165", "#f4f1e8", "#3b83c4", "#6b4f2a"
+NEUTRAL = "#222"  # the owner's paint of a mark nobody owns
 # Points on a tile (unrotated, in tile units of 0..1): each edge's midpoint and ends, each half.
 _MID = {0: (0.5, 0.0), 1: (1.0, 0.5), 2: (0.5, 1.0), 3: (0.0, 0.5)}
 _ENDS = {0: ((0, 0), (1, 0)), 1: ((1, 0), (1, 1)), 2: ((1, 1), (0, 1)), 3: ((0, 1), (0, 0))}
@@ -41,6 +44,50 @@ def _pt(x: float, y: float) -> str:
 
 def _sub(parent: ET.Element, tag: str, **attrs: object) -> ET.Element:
     return ET.SubElement(parent, tag, {k.rstrip("_").replace("_", "-"): str(v) for k, v in attrs.items()})
+
+
+def _paint(shape: Shape, colour: str) -> dict[str, object]:
+    paint = {
+        "fill": shape.fill,
+        "stroke": shape.stroke,
+        "stroke_width": shape.stroke_width,
+        "stroke_dasharray": shape.dash or None,
+    }
+    return {name: colour if value == OWNER else value for name, value in paint.items() if value is not None}
+
+
+def _shape(parent: ET.Element, shape: Shape, cx: float, cy: float, colour: str, **attrs: object) -> None:
+    """`shape` centred on (cx, cy), its owner's paint in `colour`."""
+    geometry: dict[str, object]
+    if shape.tag == "circle":
+        geometry = {"cx": cx, "cy": cy, "r": shape.r}
+    elif shape.tag == "ellipse":
+        geometry = {"cx": cx, "cy": cy, "rx": shape.rx, "ry": shape.ry}
+    elif shape.tag == "rect":
+        geometry = {
+            "x": cx - shape.width / 2,
+            "y": cy - shape.height / 2,
+            "width": shape.width,
+            "height": shape.height,
+            **({"rx": shape.rx} if shape.rx else {}),
+        }
+    elif shape.tag == "polygon":
+        geometry = {"points": " ".join(f"{cx + dx},{cy + dy}" for dx, dy in shape.points)}
+    elif shape.tag == "path":
+        geometry = {"d": f"M{cx:.1f},{cy:.1f} {shape.d}"}
+    else:  # a line has ends, not a centre: only a line mark draws one
+        raise ValueError(f"a {shape.tag} cannot stand centred on a point")
+    _sub(parent, shape.tag, **geometry, **_paint(shape, colour), **attrs)
+
+
+def _figure(parent: ET.Element, look: FigureLook, figure: str, player: int, cx: float, cy: float) -> None:
+    colour = COLOURS[player % len(COLOURS)]
+    _shape(parent, look.shape, cx, cy, colour, **{"class": f"piece {figure}", "data_player": player})
+
+
+def flag_styles(parts: Iterable[Part]) -> dict[str, FlagStyle]:
+    """The looks of the segment flags these parts style, by the flag's word."""
+    return {word: style for part in parts for word, style in part.flag_styles.items()}
 
 
 def _city(group: ET.Element, segment: Segment) -> None:
@@ -79,8 +126,12 @@ def _anchor(segment: Segment) -> tuple[float, float]:
     return 0.5 + (x - 0.5) * 0.55, 0.5 + (y - 0.5) * 0.55
 
 
-def tile_group(tile: TileType, rotation: int, x: float, y: float) -> ET.Element:
-    """One tile at board position (x, y) in SVG units, turned `rotation` degrees clockwise."""
+def tile_group(
+    tile: TileType, rotation: int, x: float, y: float, flags: Mapping[str, FlagStyle] | None = None
+) -> ET.Element:
+    """One tile at board position (x, y) in SVG units, turned `rotation` degrees clockwise, its
+    segments' flags drawn as `flags` (`flag_styles`) says; a flag not there is not drawn."""
+    styles = flags or {}
     outer = ET.Element(
         "g",
         {
@@ -97,7 +148,7 @@ def tile_group(tile: TileType, rotation: int, x: float, y: float) -> ET.Element:
             _city(group, segment)
     for segment in tile.segments:
         if segment.kind in (Kind.ROAD, Kind.OTHER) and segment.edges:
-            colour = ROAD if segment.kind == Kind.ROAD else RIVER
+            colour = ROAD if segment.kind == Kind.ROAD else WATER
             points = [_MID[e] for e in segment.edges]
             path = (
                 f"M{_pt(*points[0])} L{_pt(0.5, 0.5)} L{_pt(*points[1])}"
@@ -155,31 +206,16 @@ def tile_group(tile: TileType, rotation: int, x: float, y: float) -> ET.Element:
                 stroke="#fff",
                 **{"class": "pennant"},
             )
-        for flag in segment.flags:
-            kind, _, value = flag.partition("=")
-            if kind == "goods":
-                _sub(
-                    group,
-                    "rect",
-                    x=(ax + 0.1) * S,
-                    y=(ay - 0.05) * S,
-                    width=7,
-                    height=7,
-                    fill=GOODS.get(value, "#333"),
-                    transform=f"rotate(45 {(ax + 0.1) * S + 3.5:.1f} {(ay - 0.05) * S + 3.5:.1f})",
-                    **{"class": f"goods {value}"},
-                )
-            elif kind in ("inn", "cathedral"):
-                _sub(
-                    group,
-                    "rect",
-                    x=(ax - 0.06) * S,
-                    y=(ay + 0.06) * S,
-                    width=8,
-                    height=8,
-                    fill="#e67e22" if kind == "inn" else "#4b2e83",
-                    **{"class": kind},
-                )
+        for flag in segment.flags if styles else ():
+            word, _, value = flag.partition("=")
+            style = styles.get(word)
+            if style is None:
+                continue
+            shape = style.shape
+            if value in style.fills:
+                shape = msgspec.structs.replace(shape, fill=style.fills[value])
+            cx, cy = (ax + style.at[0]) * S, (ay + style.at[1]) * S
+            _shape(group, shape, cx, cy, NEUTRAL, **{"class": f"{word} {value}" if value else word})
     if tile.tags:  # upright, whatever the tile's turn
         label = _sub(outer, "text", x=3, y=S - 3, font_size=8, fill="#222", **{"class": "tags"})
         label.text = " ".join(sorted(tile.tags))[:18]
@@ -201,37 +237,42 @@ def _place(location: str) -> tuple[float, float]:
     return 0.5 + (x - 0.5) * 0.6, 0.5 + (y - 0.5) * 0.6
 
 
-def _piece(parent: ET.Element, figure: str, player: int, cx: float, cy: float) -> None:
-    colour = COLOURS[player % len(COLOURS)]
-    common = {
-        "fill": colour,
-        "stroke": "#fff",
-        "stroke_width": 1.5,
-        "class": f"piece {figure}",
-        "data_player": player,
-    }
-    if figure == "big":
-        _sub(parent, "circle", cx=cx, cy=cy, r=9, **common)
-    elif figure == "builder":
-        _sub(parent, "rect", x=cx - 6, y=cy - 6, width=12, height=12, **common)
-    elif figure == "pig":
-        _sub(
-            parent,
-            "ellipse",
-            cx=cx,
-            cy=cy,
-            rx=8,
-            ry=5,
-            **{**common, "fill": "#f4a6b8", "stroke": colour, "stroke_width": 2.5},
-        )
-    elif figure == "mayor":
-        _sub(parent, "polygon", points=f"{cx},{cy - 8} {cx + 7},{cy} {cx},{cy + 8} {cx - 7},{cy}", **common)
-    elif figure == "wagon":
-        _sub(parent, "rect", x=cx - 9, y=cy - 4, width=18, height=8, rx=3, **common)
-    elif figure == "barn":
-        _sub(parent, "polygon", points=f"{cx},{cy - 8} {cx + 8},{cy + 6} {cx - 8},{cy + 6}", **common)
+def _mark(
+    parent: ET.Element,
+    state: GameState,
+    mark: Mark,
+    style: MarkStyle,
+    origin: Callable[[Pos], tuple[float, float]],
+) -> None:
+    """One of a part's marks, drawn as its kind says, with its part's style."""
+    x, y = origin((mark.x, mark.y))
+    cx, cy = x + style.at[0] * S, y + style.at[1] * S
+    colour = COLOURS[mark.owners[0] % len(COLOURS)] if mark.owners else NEUTRAL
+    attrs = {"class": mark.style}
+    kind, shape = mark.kind, style.shape
+    if kind == MarkKind.FIGURE:
+        _figure(parent, figure_look(state, mark.figure), mark.figure, mark.owners[0], cx, cy)
+    elif shape is None:
+        return
+    elif kind == MarkKind.LINE:  # from the middle of one edge to the middle of the other, west or north first
+        (ax, ay), (bx, by) = sorted(_MID[EDGE_BY_NAME[edge]] for edge in mark.location.split("+"))
+        ends = {"x1": x + ax * S, "y1": y + ay * S, "x2": x + bx * S, "y2": y + by * S}
+        _sub(parent, shape.tag, **ends, **_paint(shape, colour), **attrs)
+    elif kind == MarkKind.OUTLINE:  # just inside the tiles' outer edges
+        corners = [origin((spot.x, spot.y)) for spot in mark.spots] or [(x, y)]
+        left, top = min(c[0] for c in corners), min(c[1] for c in corners)
+        box = {
+            "x": left + 3,
+            "y": top + 3,
+            "width": max(c[0] for c in corners) - left + S - 6,
+            "height": max(c[1] for c in corners) - top + S - 6,
+        }
+        _sub(parent, shape.tag, **box, **_paint(shape, colour), **attrs)
     else:
-        _sub(parent, "circle", cx=cx, cy=cy, r=6, **common)
+        _shape(parent, shape, cx, cy, colour, **attrs)
+        if mark.label:
+            label = _sub(parent, "text", x=cx, y=cy + 4, font_size=11, fill="#fff", text_anchor="middle")
+            label.text = mark.label
 
 
 def render_svg(state: GameState, title: str = "") -> str:
@@ -258,96 +299,31 @@ def render_svg(state: GameState, title: str = "") -> str:
         ET.SubElement(root, "title").text = title
     _sub(root, "rect", width=width + PANEL, height=height, fill="#f7f3ea")
 
-    def origin(pos: tuple[int, int]) -> tuple[float, float]:
+    def origin(pos: Pos) -> tuple[float, float]:
         return MARGIN + (pos[0] - left) * S, MARGIN + (pos[1] - top) * S
 
     layer = _sub(root, "g", **{"class": "tiles"})
+    flags = flag_styles(state.parts)
     for placed in tiles:
-        layer.append(tile_group(placed.tile, placed.orientation.rotation, *origin(placed.pos)))
-    extras = _sub(root, "g", **{"class": "structures"})
-    if state.has(BRIDGES):
-        for pos, axis in bridges(state).axis.items():
-            x, y = origin(pos)
-            x1, y1, x2, y2 = (
-                (x + S / 2, y, x + S / 2, y + S) if axis == "NS" else (x, y + S / 2, x + S, y + S / 2)
-            )
-            _sub(
-                extras,
-                "line",
-                x1=x1,
-                y1=y1,
-                x2=x2,
-                y2=y2,
-                stroke="#7a4a1c",
-                stroke_width=8,
-                **{"class": "bridge"},
-            )
-    if state.has(CASTLES):
-        for castle in castles(state).all:
-            corners = [origin(p) for p in castle.positions]
-            x, y = min(c[0] for c in corners), min(c[1] for c in corners)
-            w = max(c[0] for c in corners) - x + S
-            h = max(c[1] for c in corners) - y + S
-            _sub(
-                extras,
-                "rect",
-                x=x + 3,
-                y=y + 3,
-                width=w - 6,
-                height=h - 6,
-                fill="none",
-                stroke="#333",
-                stroke_width=3,
-                stroke_dasharray="6 3",
-                **{"class": "castle"},
-            )
-    if state.has(tw.NAME):
-        towers = tw.towers(state)
-        for pos, tall in towers.heights.items():
-            x, y = origin(pos)
-            _sub(
-                extras,
-                "circle",
-                cx=x + S / 2,
-                cy=y + S / 2,
-                r=10,
-                fill="#666",
-                stroke="#222",
-                **{"class": "tower"},
-            )
-            label = _sub(
-                extras, "text", x=x + S / 2, y=y + S / 2 + 4, font_size=11, fill="#fff", text_anchor="middle"
-            )
-            label.text = str(tall)
-            if pos in towers.guards:
-                owner, figure = towers.guards[pos]
-                _piece(extras, figure, owner, x + S / 2 + 10, y + S / 2 - 10)
+        layer.append(tile_group(placed.tile, placed.orientation.rotation, *origin(placed.pos), flags))
+    structures = _sub(root, "g", **{"class": "structures"})
+    tokens: list[tuple[Mark, MarkStyle]] = []  # drawn over the figures, once they stand
+    for part in state.hooks["view"]:
+        for mark in part.view(state).marks:
+            style = part.mark_styles[mark.style]
+            if mark.kind == MarkKind.TOKEN:
+                tokens.append((mark, style))
+            else:
+                _mark(structures, state, mark, style, origin)
     pieces = _sub(root, "g", **{"class": "pieces"})
     for feature in board.graph.roots():
         for player, sid, figure in feature.figures:
-            x, y, location = segment_location(board, sid)
+            tx, ty, location = segment_location(board, sid)
             px, py = _place(location)
-            ox, oy = origin((x, y))
-            _piece(pieces, figure, player, ox + px * S, oy + py * S)
-    # The neutral figures, each in a corner of its tile: the dragon, and the fairy where she stands.
-    dragon = state.ext["dragon"].at if state.has("dragon") else None
-    fairy = state.ext["fairy"].at if state.has("fairy") else None
-    for where, corner, radius, fill, stroke, name in (
-        (dragon, (0.8, 0.2), 8, "#b22222", "#000", "dragon"),
-        (fairy, (0.2, 0.2), 5, "#ffd1f0", "#a0528c", "fairy"),
-    ):
-        if where is not None:
-            x, y = origin(where)
-            _sub(
-                pieces,
-                "circle",
-                cx=x + S * corner[0],
-                cy=y + S * corner[1],
-                r=radius,
-                fill=fill,
-                stroke=stroke,
-                **{"class": name},
-            )
+            ox, oy = origin((tx, ty))
+            _figure(pieces, figure_look(state, figure), figure, player, ox + px * S, oy + py * S)
+    for mark, style in tokens:
+        _mark(pieces, state, mark, style, origin)
     if tiles:
         x, y = origin((tiles[-1].pos[0], tiles[-1].pos[1]))
         _sub(
@@ -385,11 +361,13 @@ def _standings(root: ET.Element, state: GameState, left: float) -> None:
         row.text = f"{name[:18]}: {points}"
 
 
-def tiles_svg(tiles: Sequence[tuple[TileType, int]]) -> str:
-    """Tiles in a row, each at its rotation: a sheet of a set's tiles."""
+def tiles_svg(tiles: Sequence[tuple[TileType, int]], parts: Iterable[Part] = ()) -> str:
+    """Tiles in a row, each at its rotation, their flags drawn as `parts` style them: a sheet of
+    a set's tiles."""
     root = ET.Element(
         "svg", {"xmlns": "http://www.w3.org/2000/svg", "width": str(len(tiles) * S), "height": str(S)}
     )
+    flags = flag_styles(parts)
     for index, (tile, rotation) in enumerate(tiles):
-        root.append(tile_group(tile, rotation, index * S, 0))
+        root.append(tile_group(tile, rotation, index * S, 0, flags))
     return ET.tostring(root, encoding="unicode")

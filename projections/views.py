@@ -53,8 +53,9 @@ class ScoreRow(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class BoardItem(msgspec.Struct, frozen=True, kw_only=True, order=True):
-    """One thing on the table: a tile (`what` = id@rotation), a bridge (axis), a castle, or a
-    follower, builder or pig (`what` = its location); `player` -1 for what belongs to nobody."""
+    """One thing on the table: a tile (`what` = id@rotation), a figure (`what` = its location), or
+    a part's mark (`kind` its style, `what` its location, label, spots and whether it is closed),
+    once for each owner; `player` -1 for what belongs to nobody."""
 
     kind: str
     x: int

@@ -30,6 +30,7 @@ CORE = (
     "state.py",
     "tiles.py",
     "turns.py",
+    "view.py",
 )
 # The vocabulary of the sets we play or are about to: none of it belongs in the core.
 SET_WORDS = (

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from domain.bots import play_bot_game
-from domain.expansions import SETS
+from domain.expansions import PARTS, SETS
 from domain.replay import replay
 from domain.rules import RuleSet
 from domain.tiles import TILES
@@ -19,6 +19,7 @@ from projections.svg import COLOURS, render_svg, tiles_svg
 from tests.test_cli import carc
 
 NS = "{http://www.w3.org/2000/svg}"
+STYLED = {word for part in PARTS for word in part.flag_styles}  # the flags some part gives a look
 
 
 def parse(svg: str) -> ET.Element:
@@ -27,7 +28,7 @@ def parse(svg: str) -> ET.Element:
 
 @pytest.mark.parametrize("rotation", [0, 90, 180, 270])
 def test_every_tile_of_every_set_renders_in_every_rotation(rotation: int) -> None:
-    sheet = parse(tiles_svg([(tile, rotation) for tile in TILES.values()]))
+    sheet = parse(tiles_svg([(tile, rotation) for tile in TILES.values()], PARTS))
     groups = sheet.findall(f"{NS}g[@class='tile']")
     assert [g.get("data-tile") for g in groups] == list(TILES)
     assert {g.get("data-rotation") for g in groups} == {str(rotation)}
@@ -36,6 +37,8 @@ def test_every_tile_of_every_set_renders_in_every_rotation(rotation: int) -> Non
         cities = sum(1 for s in tile.segments if s.kind.name == "CITY")
         assert drawn.count('fill="#c8a165"') >= cities  # each city segment drawn
         assert (drawn.count('class="pennant"')) == sum(s.pennants > 0 for s in tile.segments)
+        flags = sum(f.partition("=")[0] in STYLED for s in tile.segments for f in s.flags)
+        assert sum((e.get("class") or "").split(" ")[0] in STYLED for e in group.iter()) == flags
 
 
 def board(sets: tuple[str, ...], seed: int, share: float = 0.5, rules: RuleSet | None = None) -> ET.Element:

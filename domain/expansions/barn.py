@@ -18,6 +18,7 @@ from domain.rules import Options
 from domain.scoring import Parts
 from domain.state import GameState, award, credit, farm_value, return_figures, return_followers, scored
 from domain.tiles import Kind
+from domain.view import FigureLook, Shape
 
 NAME: Final = "barn"
 FIGURE: Final = "barn"
@@ -86,7 +87,15 @@ class BarnPart(Part):
     rank = 180
     options = BarnOptions
     switches = {"V-BARN-OCCUPIED": "barn_occupied"}
-    figures = {FIGURE: FigureKind(follower=False, strength=0, rule="R-AM-6", occupies=True)}
+    figures = {
+        FIGURE: FigureKind(
+            follower=False,
+            strength=0,
+            rule="R-AM-6",
+            occupies=True,
+            look=FigureLook(glyphs="MNOPQR", shape=Shape(tag="polygon", points=((0, -8), (8, 6), (-8, 6)))),
+        )
+    }
     unblockable = True  # JCloisterZone lets a barn go even on the dragon's tile
 
     def start(self, state: GameState, event: ev.GameStarted) -> None:

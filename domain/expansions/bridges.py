@@ -22,6 +22,7 @@ from domain.part import Part, ext, part_options
 from domain.rules import Options
 from domain.state import GameState, Phase, extended
 from domain.tiles import EDGE_BITS, EDGE_MASK, FIELD_EDGE, ROAD_EDGE, Kind, Orientation, TileType
+from domain.view import Mark, MarkKind, MarkStyle, PartView, Shape, Supply
 
 NAME: Final = "bridges"
 AXES: Final = {"NS": (N, S), "EW": (E, W)}
@@ -228,8 +229,28 @@ class BridgesPart(Part):
         ),
     }
 
+    mark_styles = {"bridge": MarkStyle(shape=Shape(tag="line", fill=None, stroke="#7a4a1c", stroke_width=8))}
+
     def start(self, state: GameState, event: ev.GameStarted) -> None:
         state.ext[NAME] = Bridges(len(event.players))
+
+    def view(self, state: GameState) -> PartView:
+        """Each bridge a line across its tile, ``H`` or ``=`` on the text board; the bridges left."""
+        own = bridges(state)
+        return PartView(
+            marks=tuple(
+                Mark(
+                    kind=MarkKind.LINE,
+                    style="bridge",
+                    x=x,
+                    y=y,
+                    location=LOCATION[axis],
+                    text="H" if axis == "NS" else "=",
+                )
+                for (x, y), axis in own.axis.items()
+            ),
+            supplies=(Supply("bridges", tuple(own.left)),),
+        )
 
     def begin_part(self, state: GameState) -> None:
         bridges(state).laid = -1

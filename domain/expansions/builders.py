@@ -17,6 +17,7 @@ from domain.part import FigureKind, Part, ext, part_options
 from domain.rules import Options
 from domain.state import GameState, begin_part, next_tiles, pop_agenda, return_stranded, take_from_pile
 from domain.tiles import Kind
+from domain.view import FigureLook, Shape
 
 NAME: Final = "builders"
 FIGURE: Final = "builder"
@@ -82,7 +83,14 @@ class BuildersPart(Part):
     options = BuilderOptions
     switches = {"JCZ-BUILDER-COMPLETED": "builder_on_completed"}
     events = (BuilderTurnGranted, BuilderTurnTaken)
-    figures = {FIGURE: FigureKind(follower=False, strength=0, rule="R-TB-2")}
+    figures = {
+        FIGURE: FigureKind(
+            follower=False,
+            strength=0,
+            rule="R-TB-2",
+            look=FigureLook(glyphs="abcdef", shape=Shape(tag="rect", width=12, height=12), beneath=True),
+        )
+    }
     items = (GRANT, TAKE)
     part_starts = {BuilderTurnTaken: "builder"}
     rules_of = {BuilderTurnGranted: "R-TB-3", BuilderTurnTaken: "R-TB-3"}

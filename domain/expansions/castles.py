@@ -28,6 +28,7 @@ from domain.state import (
     scored as scored_feature,
 )
 from domain.tiles import Kind
+from domain.view import Mark, MarkKind, MarkStyle, PartView, Shape, Spot, Supply
 
 NAME: Final = "castles"
 
@@ -140,6 +141,18 @@ def castle_base(board: Board, feature: Feature, ends: bool, roots: set[int]) -> 
             return None
     first, second = sorted(board.tiles[i].pos for i in feature.tiles)
     return first, second
+
+
+def _spots(board: Board, castle: Castle) -> tuple[Spot, ...]:
+    """Where the castle's city lies on each of its tiles."""
+    graph = board.graph
+    root = graph.find(castle.feature)
+    return tuple(
+        Spot(x, y, name)
+        for x, y in castle.positions
+        for name, sid, kind in board.at[(x, y)].locations()
+        if kind == Kind.CITY and graph.find(sid) == root
+    )
 
 
 def touches_fief(board: Board, feature: Feature, castle: Castle) -> bool:
@@ -309,8 +322,33 @@ class CastlesPart(Part):
         farm = msgspec.structs.replace(options, castle_farm_value=other)
         return super().readings(options) | {f"castle-farm-value={other}": farm}
 
+    mark_styles = {
+        "castle": MarkStyle(shape=Shape(tag="rect", fill="none", stroke="#333", stroke_width=3, dash="6 3"))
+    }
+
     def start(self, state: GameState, event: ev.GameStarted) -> None:
         state.ext[NAME] = Castles(len(event.players))
+
+    def view(self, state: GameState) -> PartView:
+        """Each castle an outline around its two tiles, ``K`` on its city's edges on the text
+        board, with its owners and whether it scored; the castles left."""
+        own = castles(state)
+        return PartView(
+            marks=tuple(
+                Mark(
+                    kind=MarkKind.OUTLINE,
+                    style="castle",
+                    x=castle.positions[0][0],
+                    y=castle.positions[0][1],
+                    spots=_spots(state.board, castle),
+                    owners=tuple(castle.owners),
+                    closed=castle.scored,
+                    text="K",
+                )
+                for castle in own.all
+            ),
+            supplies=(Supply("castles", tuple(own.left)),),
+        )
 
     def begin_part(self, state: GameState) -> None:
         own = castles(state)

@@ -20,6 +20,7 @@ from domain.part import Part, ext, part_options
 from domain.rules import Options, RuleSet
 from domain.state import GameState, Phase, followers_gone, to_supply
 from domain.tiles import TILES
+from domain.view import NOTHING_SHOWN, Mark, MarkKind, MarkStyle, PartView, Shape
 
 NAME: Final = "dragon"
 VOLCANO: Final = "volcano"  # tile tags
@@ -127,8 +128,21 @@ class DragonPart(Part):
     rules_of = {DragonMoved: "R-PD-4"}
     decisions = {DragonMoved: (lambda e: (e.player, MoveDragon(x=e.x, y=e.y)), "R-PD-4")}
 
+    mark_styles = {
+        "dragon": MarkStyle(
+            shape=Shape(tag="circle", r=8, fill="#b22222", stroke="#000", stroke_width=None), at=(0.8, 0.2)
+        )
+    }
+
     def start(self, state: GameState, event: ev.GameStarted) -> None:
         state.ext[NAME] = Dragon()
+
+    def view(self, state: GameState) -> PartView:
+        """The dragon, ``D`` on the text board, once a volcano brought it."""
+        at = dragon(state).at
+        if at is None:
+            return NOTHING_SHOWN
+        return PartView(marks=(Mark(kind=MarkKind.TOKEN, style="dragon", x=at[0], y=at[1], text="D"),))
 
     def held_back(self, state: GameState, tile: str) -> bool:
         """A dragon tile while no volcano is on the board (R-PD-2): one may still be waiting in a

@@ -16,6 +16,7 @@ from domain.features import Feature
 from domain.part import Part, ext, part_options
 from domain.rules import Options, RuleSet
 from domain.state import FINAL_PART, GameState, Phase, credit, segment_location
+from domain.view import NOTHING_SHOWN, Mark, MarkKind, MarkStyle, PartView, Shape
 
 NAME: Final = "fairy"
 TURN: Final = "fairy.turn"  # the award categories, named as JCloisterZone names them
@@ -174,8 +175,25 @@ class FairyPart(Part):
         )
     }
 
+    mark_styles = {
+        # In the tile's other top corner than the dragon's: both may stand on one tile.
+        "fairy": MarkStyle(
+            shape=Shape(tag="circle", r=5, fill="#ffd1f0", stroke="#a0528c", stroke_width=None), at=(0.2, 0.2)
+        )
+    }
+
     def start(self, state: GameState, event: ev.GameStarted) -> None:
         state.ext[NAME] = Fairy()
+
+    def view(self, state: GameState) -> PartView:
+        """The fairy on her tile, once moved, and the location of the follower she stands by."""
+        own = fairy(state)
+        if own.at is None:
+            return NOTHING_SHOWN
+        location = own.by[2] if own.by is not None else ""
+        return PartView(
+            marks=(Mark(kind=MarkKind.TOKEN, style="fairy", x=own.at[0], y=own.at[1], location=location),)
+        )
 
     def begin_part(self, state: GameState) -> None:
         """Its follower's owner scores 1 as a turn of theirs starts (R-PD-5): a part that begins a

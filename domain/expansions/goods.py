@@ -11,6 +11,7 @@ from domain.features import Feature
 from domain.part import Part, ext
 from domain.state import GameState, credit
 from domain.tiles import Kind
+from domain.view import FlagStyle, PartView, Shape, Supply
 
 NAME: Final = "goods"
 KINDS: Final = ("wine", "grain", "cloth")
@@ -37,9 +38,28 @@ def majorities(held: list[dict[str, int]]) -> list[tuple[int, str, int]]:
 class GoodsPart(Part):
     name = NAME
     rank = 100
+    # A diamond beside its city, coloured by its kind.
+    flag_styles = {
+        "goods": FlagStyle(
+            shape=Shape(
+                tag="polygon",
+                points=((0, -5), (5, 0), (0, 5), (-5, 0)),
+                fill="#333",
+                stroke=None,
+                stroke_width=None,
+            ),
+            at=(0.15, 0.0),
+            fills={"wine": "#7b2d8b", "grain": "#e0c020", "cloth": "#2a6fb0"},
+        )
+    }
 
     def start(self, state: GameState, event: ev.GameStarted) -> None:
         state.ext[NAME] = [{} for _ in event.players]
+
+    def view(self, state: GameState) -> PartView:
+        """The tokens of each kind each player holds."""
+        held = goods(state)
+        return PartView(supplies=tuple(Supply(kind, tuple(h.get(kind, 0) for h in held)) for kind in KINDS))
 
     def feature_scored(self, state: GameState, feature: Feature) -> None:
         """Whoever completes the city takes its goods, owner or not (R-TB-7)."""

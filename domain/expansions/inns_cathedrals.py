@@ -20,6 +20,7 @@ from domain.rules import Options
 from domain.scoring import Parts
 from domain.state import GameState
 from domain.tiles import Kind
+from domain.view import FigureLook, FlagStyle, Shape
 
 BIG: Final = "big"  # the large follower's figure
 
@@ -29,13 +30,20 @@ class MarkedFeature(Part):
     completed, for each tile and what `counted` adds, and nothing when unfinished at the end."""
 
     def __init__(
-        self, name: str, rank: int, kind: Kind, mark: str, counted: Callable[[Feature], int]
+        self, name: str, rank: int, kind: Kind, mark: str, counted: Callable[[Feature], int], colour: str
     ) -> None:
         self.name = name  # type: ignore[misc]  # one class, two parts: each names itself
         self.rank = rank  # type: ignore[misc]
         self.kind = kind
         self.mark = mark
         self.counted = counted
+        # A square beside its segment, in the part's colour.
+        self.flag_styles = {  # type: ignore[misc]
+            mark: FlagStyle(
+                shape=Shape(tag="rect", width=8, height=8, fill=colour, stroke=None, stroke_width=None),
+                at=(0.0, 0.12),
+            )
+        }
 
     def start(self, state: GameState, event: ev.GameStarted) -> None:
         state.ext[self.name] = None
@@ -67,7 +75,14 @@ class BigFollowerPart(Part):
     name = "big_follower"
     rank = 130
     options = BigFollowerOptions
-    figures = {BIG: FigureKind(follower=True, strength=2, rule="R-IC-5")}
+    figures = {
+        BIG: FigureKind(
+            follower=True,
+            strength=2,
+            rule="R-IC-5",
+            look=FigureLook(glyphs="UVWXYZ", shape=Shape(tag="circle", r=9)),  # a follower's, bigger
+        )
+    }
 
     def start(self, state: GameState, event: ev.GameStarted) -> None:
         state.ext[self.name] = None
@@ -84,9 +99,9 @@ class BigFollowerPart(Part):
 
 
 # R-IC-2, R-IC-3: an inn's road, one more a tile; R-IC-4: a cathedral's city, one more a tile and a pennant.
-INNS = MarkedFeature("inns", 110, Kind.ROAD, "inn", lambda road: len(road.tiles))
+INNS = MarkedFeature("inns", 110, Kind.ROAD, "inn", lambda road: len(road.tiles), "#e67e22")
 CATHEDRALS = MarkedFeature(
-    "cathedrals", 120, Kind.CITY, "cathedral", lambda city: len(city.tiles) + city.pennants
+    "cathedrals", 120, Kind.CITY, "cathedral", lambda city: len(city.tiles) + city.pennants, "#4b2e83"
 )
 BIG_FOLLOWER = BigFollowerPart()
 PARTS = (INNS, CATHEDRALS, BIG_FOLLOWER)

@@ -13,6 +13,7 @@ from domain.part import FigureKind, Part, part_options
 from domain.rules import Options
 from domain.state import GameState
 from domain.tiles import Kind
+from domain.view import FigureLook, Shape
 
 NAME: Final = "mayor"
 FIGURE: Final = "mayor"
@@ -38,7 +39,16 @@ class MayorPart(Part):
     name = NAME
     rank = 150
     options = MayorOptions
-    figures = {FIGURE: FigureKind(follower=True, strength=_strength, rule="R-AM-4")}
+    figures = {
+        FIGURE: FigureKind(
+            follower=True,
+            strength=_strength,
+            rule="R-AM-4",
+            look=FigureLook(
+                glyphs="GHIJKL", shape=Shape(tag="polygon", points=((0, -8), (7, 0), (0, 8), (-7, 0)))
+            ),
+        )
+    }
 
     def start(self, state: GameState, event: ev.GameStarted) -> None:
         state.ext[NAME] = None

@@ -16,6 +16,7 @@ from domain.rules import Options
 from domain.scoring import Parts
 from domain.state import GameState, return_figures, return_stranded
 from domain.tiles import Kind
+from domain.view import OWNER, FigureLook, Shape
 
 NAME: Final = "pigs"
 FIGURE: Final = "pig"
@@ -37,7 +38,19 @@ class PigsPart(Part):
     name = NAME
     rank = 90
     options = PigOptions
-    figures = {FIGURE: FigureKind(follower=False, strength=0, rule="R-TB-5")}
+    figures = {
+        FIGURE: FigureKind(
+            follower=False,
+            strength=0,
+            rule="R-TB-5",
+            # Pink whoever owns it, the owner's colour round it: a pig, not a follower of theirs.
+            look=FigureLook(
+                glyphs="ABCDEF",
+                shape=Shape(tag="ellipse", rx=8, ry=5, fill="#f4a6b8", stroke=OWNER, stroke_width=2.5),
+                beneath=True,
+            ),
+        )
+    }
 
     def start(self, state: GameState, event: ev.GameStarted) -> None:
         state.ext[NAME] = None

@@ -16,6 +16,7 @@ from domain.moves import Decision, expected_step, legal_deployments
 from domain.part import Part, ext, part_options
 from domain.rules import Options
 from domain.state import GameState, Phase, credit, lift_figure, to_supply
+from domain.view import Mark, MarkKind, MarkStyle, PartView, Shape, Supply
 
 NAME: Final = "tower"
 TAG: Final = "tower"  # tiles with a tower foundation
@@ -279,8 +280,53 @@ class TowerPart(Part):
         PrisonersExchanged: (lambda e: (e.player, ExchangePrisoner(figure=e.figure)), "R-TOWER-6"),
     }
 
+    mark_styles = {
+        "tower": MarkStyle(shape=Shape(tag="circle", r=10, fill="#666", stroke="#222", stroke_width=None)),
+        "guard": MarkStyle(at=(0.5 + 10 / 64, 0.5 - 10 / 64)),  # beside the tower's top, not hiding it
+    }
+
     def start(self, state: GameState, event: ev.GameStarted) -> None:
         state.ext[NAME] = Towers(len(event.players))
+
+    def view(self, state: GameState) -> PartView:
+        """Each tower a disc with its height (a digit on the text board, ``T`` once closed) and the
+        follower on top of a closed one; the pieces left and the prisoners each player holds."""
+        own = towers(state)
+        marks = []
+        for (x, y), height in own.heights.items():
+            guard = own.guards.get((x, y))
+            text = "T" if guard is not None else str(min(height, 9))
+            marks.append(
+                Mark(
+                    kind=MarkKind.DISC,
+                    style="tower",
+                    x=x,
+                    y=y,
+                    label=str(height),
+                    closed=guard is not None,
+                    text=text,
+                )
+            )
+            if guard is not None:
+                owner, figure = guard
+                marks.append(
+                    Mark(
+                        kind=MarkKind.FIGURE,
+                        style="guard",
+                        x=x,
+                        y=y,
+                        location=ON_TOWER,
+                        owners=(owner,),
+                        figure=figure,
+                    )
+                )
+        return PartView(
+            marks=tuple(marks),
+            supplies=(
+                Supply("tower pieces", tuple(own.pieces)),
+                Supply("prisoners", tuple(len(held) for held in own.prisoners)),
+            ),
+        )
 
     def begin_part(self, state: GameState) -> None:
         towers(state).capture_at = None

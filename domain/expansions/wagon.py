@@ -24,6 +24,7 @@ from domain.part import FigureKind, Part, ext, part_options
 from domain.rules import Options, RuleSet
 from domain.state import GameState, Phase, deploy
 from domain.tiles import Kind
+from domain.view import FigureLook, Shape
 
 NAME: Final = "wagon"
 FIGURE: Final = "wagon"
@@ -166,7 +167,14 @@ class WagonPart(Part):
     switches = {"V-WAGON-C1": "wagon_connected"}
     events = (WagonMoved,)
     commands = (MoveWagon,)
-    figures = {FIGURE: FigureKind(follower=True, strength=1, rule="R-AM-5")}
+    figures = {
+        FIGURE: FigureKind(
+            follower=True,
+            strength=1,
+            rule="R-AM-5",
+            look=FigureLook(glyphs="ghijkl", shape=Shape(tag="rect", width=18, height=8, rx=3)),
+        )
+    }
     steps = {"wagon": "R-AM-5"}
     step_names = {"wagon": "a wagon's move or a pass"}
     pass_steps = {"wagon": "wagon"}
