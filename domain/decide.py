@@ -15,6 +15,7 @@ from domain.moves import (
     figure_owner,
     legal_deployments,
     may_decline,
+    placement_refusal,
     remote_deployments,
     step_owner,
 )
@@ -137,11 +138,9 @@ def _place(state: GameState, player: int, command: PlaceTile) -> list[ev.Event]:
         rotation=command.rotation,
     )
     fits = command.rotation in board.rotations_at(held, pos)
-    for part in state.hooks["may_refuse"]:
-        if part.may_refuse(state, held):
-            refused = part.refusal(state, held, command.x, command.y, command.rotation)
-            if refused is not None:
-                raise refused
+    refused = placement_refusal(state, held, command.x, command.y, command.rotation)
+    if refused is not None:
+        raise refused
     for part in state.hooks["place"]:
         events = part.place(state, player, command, placed, fits)
         if events is not None:

@@ -13,7 +13,9 @@ from domain.state import UNSET, GameState, Phase
 from domain.tiles import Kind
 
 if TYPE_CHECKING:
+    from domain.errors import RuleViolation
     from domain.part import Part
+    from domain.tiles import TileType
 
 
 class Decision(NamedTuple):
@@ -83,6 +85,20 @@ def _placement_options(state: GameState) -> list[Placement]:
         if part.may_refuse(state, held):
             found = [p for p in found if part.refusal(state, held, p[0], p[1], p[2]) is None]
     return found
+
+
+def placement_refusal(
+    state: GameState, held: TileType, x: int, y: int, rotation: int
+) -> RuleViolation | None:
+    """Why a part forbids putting `held` at (x, y) turned by `rotation`, if one does: the same
+    test for a drawn tile (`decide`, the legal placements) and for a tile a part places through a
+    step of its own (a tile of the player's hand), which must ask it too."""
+    for part in state.hooks["may_refuse"]:
+        if part.may_refuse(state, held):
+            refused = part.refusal(state, held, x, y, rotation)
+            if refused is not None:
+                return refused
+    return None
 
 
 def legal_placements(state: GameState) -> list[tuple[int, int, int]]:

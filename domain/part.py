@@ -10,9 +10,12 @@ fixed order (`domain.expansions.PARTS`), at these points:
   own events), `passed` (a pass at one of its steps), the part's scoring (`before_scoring`,
   `scored_elsewhere`, `feature_scored`, `after_scoring`), `plan` (what comes after the part),
   `final_feature` and `final_scoring` at the game's end, `followers_left` when followers leave
-  a feature, `award` and `farm_border` to change what a feature is worth to a player;
-* legal moves (`moves`): `placements` (more ways to place a tile), `action_commands` (more
-  things to do after placing), `pending` (a decision the part waits for);
+  a feature, `freed` when another part's rule sends them home unscored in the scoring, `award`
+  and `farm_border` to change what a feature is worth to a player, `category` to name what it
+  scores as;
+* legal moves (`moves`): `placements` (more ways to place a tile), `may_refuse` and `refusal`
+  (placements a part forbids, wherever a tile is placed: `moves.placement_refusal`),
+  `action_commands` (more things to do after placing), `pending` (a decision the part waits for);
 * the sequencer (`turns`): `automatic` (an event the part records by itself), `is_live` and
   `agenda_event` for its agenda items;
 * commands (`decide`): `decide` for the commands it owns;
@@ -164,6 +167,17 @@ class Part:
 
     def followers_left(self, state: GameState, feature: Feature) -> None:
         """Followers left the feature (scored, or moved): the part's figures there may go too."""
+
+    def freed(self, state: GameState, feature: Feature) -> None:
+        """Another part's rule is about to send the feature's followers home unscored, in the turn
+        part's scoring, as if it had scored (`domain.state.freed`): a figure of this part that
+        moves on from a scored feature may move on from this one too."""
+
+    def category(self, state: GameState, feature: Feature) -> str | None:
+        """The award category the feature scores under, if this part names it (a kind of cloister
+        of its own); None leaves it to the next part, and at last to the core (`road`, `city`,
+        `cloister`, `farm`)."""
+        return None
 
     def award(
         self, state: GameState, feature: Feature, player: int, value: int, parts: Parts, rule: str

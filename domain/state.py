@@ -444,7 +444,7 @@ def award(
     """The feature's value to each player of its majority (R-BASE-6), as the parts adjust it,
     scored as `kind` (by default the feature's own); with followers of no strength only, each of
     their players is told it scored nothing (R-AM-4)."""
-    kind = kind or category(feature)
+    kind = kind or feature_category(state, feature)
     owners = state.majority(feature)
     if not owners:
         for player in sorted({p for p, _, _ in state.followers(feature)}):
@@ -456,6 +456,16 @@ def award(
                 state, feature, player, points, player_parts, player_rule
             )
         credit(state, player, points, kind, player_rule, player_parts, feature.id, version, final)
+
+
+def feature_category(state: GameState, feature: Feature) -> str:
+    """What a feature scores as: the first part in play that names it (`Part.category`), else the
+    kind of feature (road, city, cloister, farm)."""
+    for part in state.hooks["category"]:
+        found = part.category(state, feature)
+        if found is not None:
+            return found
+    return category(feature)
 
 
 def credit(
@@ -508,6 +518,14 @@ def return_followers(state: GameState, feature: Feature, keep: frozenset[int] = 
             state.ext["figures"][kind][player] += 1
     feature.figures = stays
     followers_gone(state, feature)
+
+
+def freed(state: GameState, feature: Feature) -> None:
+    """A part's rule sends a feature's followers home unscored in the turn part's scoring, as if
+    it had scored: figures that move on from a scored feature may move on from it too (the parts'
+    `freed`). The followers are still there; `return_followers` follows."""
+    for part in state.hooks["freed"]:
+        part.freed(state, feature)
 
 
 def followers_gone(state: GameState, feature: Feature) -> None:

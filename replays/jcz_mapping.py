@@ -44,6 +44,9 @@ class JczSet:
     code: ClassVar[str] = ""  # the registry's code
     tile_set: ClassVar[str] = ""  # JCloisterZone's id of its tiles, e.g. `traders-and-builders`
     legacy_name: ClassVar[str] = ""  # its name in 4.x saves, where they name it
+    # The edition its client writes after the tile set in `setup.sets` (`basic:1`), if any: some
+    # sets' keys carry none (`cult/6`).
+    edition: ClassVar[str | None] = "1"
     elements: ClassVar[dict[str, Element]] = {}
     figures: ClassVar[dict[str, str]] = {}  # JCloisterZone's figure names (in meeple ids) -> ours
     # A setup rule's (name, value) -> the switches of ours it sets (`domain.readings`).
@@ -88,6 +91,11 @@ class JczSet:
         return []
 
     # ---- writing a save
+    @classmethod
+    def set_key(cls) -> str:
+        """Its key in a save's `setup.sets`, as the client writes it."""
+        return cls.tile_set if cls.edition is None else f"{cls.tile_set}:{cls.edition}"
+
     def messages(
         self, writer: Writer, state: GameState, seat: int, command: Command, event: ev.Event
     ) -> bool:

@@ -28,6 +28,8 @@ REFERENCE_GAMES = jcz_files("oracle") + jcz_files("oracle-natural")
 NATURAL_GAMES = jcz_files("oracle-natural")
 WAVE1_GAMES = jcz_files("oracle-wave1")
 FIXTURES = jcz_files("engine-tests", "*/*.jcz")
+# The sets of wave 2 the engine plays, each alone with the base game (2 and 3 players).
+CULT_GAMES = jcz_files("oracle-wave2", "basic_cult-*.jcz")
 
 # INDEX.md's restatement of the deleted JUnit tests: final points and the nonzero points by kind.
 LEGACY: dict[str, dict[str, tuple[int, dict[str, int]]]] = {
@@ -74,6 +76,15 @@ def test_wave1_game_agrees_with_jcloisterzone(path: Path) -> None:
     assert save.oracle is not None
     wanted = {"legal placements", "scores", "final points"} | ({"draws"} if save.oracle.draws else set())
     assert wanted <= set(result.checked)
+
+
+@pytest.mark.parametrize("path", CULT_GAMES, ids=_name)
+def test_cult_game_agrees_with_jcloisterzone(path: Path) -> None:
+    """Cult Places (docs/RULES.md 13): the shrines' placement limits at every tile, every score."""
+    result = check_file(require(path))
+    assert result.verdict == "agrees", _explain(result)
+    assert {"draws", "legal placements", "scores", "final points"} <= set(result.checked)
+    assert result.sets == ("base", "cult")
 
 
 @pytest.mark.parametrize("path", NATURAL_GAMES, ids=_name)

@@ -12,8 +12,8 @@ from domain import events as ev
 from domain.commands import Command
 from domain.errors import RuleViolation
 from domain.events import Event
-from domain.geometry import Pos
-from domain.moves import Decision
+from domain.geometry import ROTATIONS, Pos
+from domain.moves import Decision, placement_refusal
 from domain.part import Part, ext, part_options
 from domain.rules import Options
 from domain.state import FINAL_PART, GameState, Phase, begin_part, begin_turn
@@ -62,6 +62,22 @@ def holes(state: GameState) -> list[Pos]:
     return sorted(state.board.surrounded)
 
 
+def offers(state: GameState) -> list[tuple[int, int, int]]:
+    """(x, y, rotation) where the abbey may go now: a hole (R-AM-2) where no part in play forbids
+    the tile (another set's rule on placements, asked as for a drawn tile). Without any, the
+    abbey is not offered."""
+    found: list[tuple[int, int, int]] = state.memoized(
+        "abbey offers",
+        lambda: [
+            (x, y, r)
+            for x, y in holes(state)
+            for r in ROTATIONS
+            if placement_refusal(state, TILES[TILE], x, y, r) is None
+        ],
+    )
+    return found
+
+
 def _builder_offer(state: GameState) -> int | None:
     """The player whose builder's second part starts now, if their abbey is to be offered in it
     instead of the builder's tile: JCloisterZone starts that part as a turn, abbey first, even with
@@ -75,7 +91,7 @@ def _builder_offer(state: GameState) -> int | None:
     own = abbeys(state)
     if state.pile_left == 0 and own.final:
         return None  # the end's asking has begun: no builder's part comes back
-    if own.asked_part != state.part_count and own.held[due.player] and holes(state):
+    if own.asked_part != state.part_count and own.held[due.player] and offers(state):
         return due.player
     return None
 
@@ -92,10 +108,10 @@ def _next_to_decide(state: GameState) -> int | None:
     n = len(state.players)
     if state.pile_left > 0:
         player = (state.turn_player + 1) % n
-        if own.asked != state.turn and own.held[player] and holes(state):
+        if own.asked != state.turn and own.held[player] and offers(state):
             return player
         return None
-    if not holes(state):
+    if not offers(state):
         return None
     if _settings(state).abbey_end_rounds:
         return _asked_again(state, own, n)
@@ -207,7 +223,7 @@ class AbbeyPart(Part):
         )
 
     def command_options(self, state: GameState, step: str) -> list[Command]:
-        return [PlaceAbbey(x=x, y=y, rotation=r) for x, y in holes(state) for r in (0, 90, 180, 270)]
+        return [PlaceAbbey(x=x, y=y, rotation=r) for x, y, r in offers(state)]
 
     def decide(self, state: GameState, player: int, command: Command, step: str) -> list[Event]:
         assert isinstance(command, PlaceAbbey)
@@ -216,8 +232,11 @@ class AbbeyPart(Part):
             raise RuleViolation(
                 "R-AM-2", f"an abbey goes into a hole, a square with tiles on all four sides; {pos} is none"
             )
-        if command.rotation not in (0, 90, 180, 270):
+        if command.rotation not in ROTATIONS:
             raise RuleViolation("R-BASE-3", f"rotation must be 0, 90, 180 or 270, not {command.rotation}")
+        refused = placement_refusal(state, TILES[TILE], command.x, command.y, command.rotation)
+        if refused is not None:
+            raise refused
         played = AbbeyPlayed(
             originator_id=state.id,
             originator_version=state.version + 1,

@@ -207,6 +207,16 @@ class WagonPart(Part):
         then round the table from them, each player's in the order their features scored (R-AM-5)."""
         if state.has("castles") and feature.id in state.ext["castles"].roots:
             return  # a wagon in a castle goes home when it scores (JCloisterZone skips castles)
+        self._wait(state, feature)
+
+    def freed(self, state: GameState, feature: Feature) -> None:
+        """A wagon sent home unscored by another part's rule in the scoring waits to move as if
+        its feature had scored, where that part's reading says so (as JCloisterZone moves every
+        wagon that left the board in the scoring)."""
+        self._wait(state, feature)
+
+    @staticmethod
+    def _wait(state: GameState, feature: Feature) -> None:
         board = state.board
         own = wagons(state)
         n, first = len(state.players), state.current
