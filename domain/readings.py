@@ -2,7 +2,7 @@
 
 Every switch has one name across the game: the base game's fields of `RuleSet`, and each part's
 `Options` fields (`domain.part.Part.options`), which no two parts share. So a rule set can be
-written and read as flat names (`rule_set(castle_ends=True)`, `switch(rules, "order")`) while
+written and read as flat names (`rule_set(name=value)`, `switch(rules, name)`) while
 each part declares and owns its own; a rule set stored before the parts owned them (flat, one
 field each) reads back through `upcast_rules`.
 """

@@ -40,7 +40,7 @@ class RuleSet(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=T
 
     without: tuple[str, ...] = ()
     """Parts of the sets in play switched off, by name (`domain.expansions.PARTS`): JCloisterZone
-    lets a game leave out, say, the inns of Inns & Cathedrals, which then score as plain roads."""
+    lets a game leave out one part of a set, whose features then score as plain ones."""
 
     options: dict[str, dict[str, Scalar]] = {}
     """The parts' own switches, by part name: each part's that differ from its defaults."""

@@ -164,8 +164,8 @@ class _Checker(ReplayVisitor):
         oracle = save.oracle
         self.oracle = oracle
         self.decisions = {d.index: d for d in oracle.decisions} if oracle else {}
-        # A turn JCloisterZone opens only to offer the end's abbey, declined, places no tile and
-        # scores nothing; it ends with no COMMIT, so it is no turn part of ours.
+        # A turn JCloisterZone opens only to offer a set's choice at the end, declined, places no
+        # tile and scores nothing; it ends with no COMMIT, so it is no turn part of ours.
         self.parts = (
             [p for p in oracle.score_history if not p.finalScoring and (p.tiles != () or p.scores)]
             if oracle
@@ -256,15 +256,15 @@ class _Checker(ReplayVisitor):
         if len(state.awards) == self.awards_seen and self.part < len(parts) and not parts[self.part].scores:
             self.part += 1
             return
-        # Our engine may already have begun the next turn part (its tile drawn, the fairy's point
-        # for it given): what that part scored belongs to JCloisterZone's next part.
+        # Our engine may already have begun the next turn part (its tile drawn, what a set gives
+        # as a turn opens given): what that part scored belongs to JCloisterZone's next part.
         begun = state.phase in (Phase.PLACE, Phase.DISCARDED)
         done = state.part_count - 1 if begun else state.part_count
         fresh = state.awards[self.awards_seen :]
         taken = next((i for i, a in enumerate(fresh) if a.part > done), len(fresh))
         self.awards_seen += taken
-        # Bazaar payments and ransoms move points, but JCZ records them as the auction's and the
-        # ransom's own events, not as scores of the turn part: only the totals count them.
+        # Some of the sets' payments move points, but JCZ records them as events of their own, not
+        # as scores of the turn part (`JczSet.not_scores`): only the totals count them.
         awards = [a for a in fresh[:taken] if a.category not in NOT_SCORES]
         mine = sorted(_award_key(a) for a in awards if not a.final)
         if self.part >= len(self.parts):

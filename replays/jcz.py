@@ -181,7 +181,7 @@ def set_name(key: str) -> str:
 
 def expansions_of(save: JczSave) -> tuple[str, ...]:
     """Our expansion codes in play: by their tile sets, or by their figures and tokens alone
-    (an engine fixture may use pigs without a Traders & Builders tile)."""
+    (an engine fixture may play a set's figures without its tiles)."""
     setup = save.setup
     found = {SET_CODES.get(set_name(key), set_name(key)) for key, copies in setup.sets.items() if copies > 0}
     for element, value in setup.elements.items():
@@ -243,8 +243,8 @@ def jcz_rules(save: JczSave) -> RuleSet:
 
 def _parts_left_out(save: JczSave) -> tuple[str, ...]:
     """Parts of the sets in play whose setup element the save leaves out. JCloisterZone asks only
-    whether the key is there (its client deletes a switched-off element): `"inn": false` still
-    plays inns, and a figure counted 0 is a part in play without figures. 4.x saves name no
+    whether the key is there (its client deletes a switched-off element): an element set to
+    false still plays its part, and a figure counted 0 is a part in play without figures. 4.x saves name no
     elements: their sets play whole."""
     elements = save.setup.elements
     if not elements:
@@ -367,7 +367,7 @@ def replay_jcz(
             raise JczError(f"message {index} ({message.type}) is malformed: {e!r}") from e
         if command is None:
             # A COMMIT with no tile since the last one closes a phase of JCloisterZone's own (a
-            # wagon moved, an abbey declined), not a turn part.
+            # set's own phase ended), not a turn part.
             if message.type == "COMMIT" and placed:
                 hooks.committed(index, state)
             placed = placed and message.type != "COMMIT"
@@ -376,8 +376,8 @@ def replay_jcz(
         if message.type == "PLACE_TILE" or (
             message.type == "PASS" and decision is not None and decision.step in _PLACING
         ):
-            # JCloisterZone lists a tile placed or declined (one that fits only with a bridge,
-            # R-BRIDGE-7), and a set's own placement step (an abbey), as placement decisions.
+            # JCloisterZone lists a tile placed or declined (one that fits only in a way a set
+            # allows), and a set's own placement step, as placement decisions.
             hooks.placement(index, state)
         try:
             seat = state.current if decision is None else decision.player
@@ -400,8 +400,8 @@ _PLACING = frozenset({"place", *PLACEMENT_STEPS})  # the steps JCloisterZone lis
 
 
 def _answer_unasked(game: Game, mappings: tuple[JczSet, ...]) -> None:
-    """Decisions JCloisterZone takes without a message (a castle scoring its most valuable
-    completion, JCZ-3): each asked of the sets in play until none is due."""
+    """Decisions JCloisterZone takes without a message (a choice it always makes the same way):
+    each asked of the sets in play until none is due."""
     while (decision := expected_step(game.state)) is not None:
         if not any(mapping.answer_unasked(game, decision) for mapping in mappings):
             return

@@ -4,7 +4,7 @@ A save records no draws of its own. Fixtures and the oracle games force them
 (`gameAnnotations.drawOrder`); a real game ("natural" save) keeps only the random numbers:
 `initialRandom` and the `random` each COMMIT carries. Following
 `reference/jcz/oracle-natural/README.md`, `JczDrawer.draw` takes the tiles out of the pack one
-at a time, for every purpose JCloisterZone draws for (a turn, a builder's second part, a bazaar
+at a time, for every purpose JCloisterZone draws for (a turn, a set's extra part, a set's
 supply, a redraw after a discard), and `DrawWalk` (`plan_draws`) walks the message log and
 draws each tile at the moment JCloisterZone needed it. Our engine records the whole pile in its first event
 (R-BASE-2), so the replay gets the order this walk produced: the draws the log used, then
@@ -12,10 +12,10 @@ the rest of the pack in the order the generator would continue to give it.
 
 When a turn needs a tile is read from the log itself: a PLACE_TILE naming another tile than
 the one drawn means the drawn one fitted nowhere and was discarded (our engine's replay then
-checks that it indeed fits nowhere). What the sets change in that (a builder's second part, a
-bazaar's supply and auction, a wagon's phase closing a turn part, an abbey placed instead of a
-tile, the river's and the dragon's pack groups) each set's mapping tells the walk through its
-hooks (`replays.jcz_mapping.JczSet`); the walk names no set.
+checks that it indeed fits nowhere). What the sets change in that (an extra part, a supply
+of tiles and who gets them, a phase closing a turn part, a tile of the player's own placed
+instead of a draw, pack groups opened one after another) each set's mapping tells the walk
+through its hooks (`replays.jcz_mapping.JczSet`); the walk names no set.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from __future__ import annotations
 import struct
 from collections import Counter
 from collections.abc import Iterator, Sequence
-from typing import Any, Final, Literal
+from typing import Any, Final
 
 from mypy_extensions import mypyc_attr
 
@@ -32,7 +32,7 @@ from replays.jcz import SET_CODES, JczDraw, JczError, JczMessage, JczRefused, Jc
 from replays.jcz_mapping import JczSet
 from replays.jcz_sets import MAPPINGS, in_play
 
-DrawKind = Literal["turn", "builder", "bazaar", "redraw"]
+DrawKind = str  # what a tile is drawn for: a turn, a redraw, or a set's own purpose
 
 _MASK48: Final = (1 << 48) - 1
 _MULTIPLIER: Final = 25214903917
@@ -60,8 +60,8 @@ DEFAULT: Final = "default"  # the pack group of every tile no set puts in a grou
 
 
 def _group(tile: TileType, mappings: tuple[JczSet, ...], save: JczSave) -> str:
-    """JCloisterZone's pack group of a tile: a set may give it one of its own (the river's, the
-    dragon tiles waiting for a volcano)."""
+    """JCloisterZone's pack group of a tile: a set may give it one of its own (tiles drawn before
+    the rest, or waiting for another to be placed)."""
     return next((g for m in mappings if (g := m.pack_group(tile, save)) is not None), DEFAULT)
 
 
@@ -195,11 +195,11 @@ class JczDrawer:
         self.draws.append(JczDraw(tile=tile, kind=kind, after=after))
         return tile
 
-    def supply(self, players: int, after: int) -> list[str]:
-        """A bazaar supply: one tile per player, all at once; none if the pack has fewer."""
+    def supply(self, players: int, after: int, kind: DrawKind) -> list[str]:
+        """A supply of tiles drawn at once for `kind`, one per player; none if the pack has fewer."""
         if players < 2 or self.left < players:
             return []
-        return [self.draw("bazaar", after) for _ in range(players)]
+        return [self.draw(kind, after) for _ in range(players)]
 
     def rest(self) -> list[str]:
         """Every tile still drawable, in the order further draws would give them."""
@@ -248,9 +248,9 @@ class DrawWalk:
         self.drawer = JczDrawer(save)
         self.current = 0
         self.held: str | None = None  # the tile the current player must place
-        self.held_bought = False  # it is theirs from a set's own supply (a bazaar), not drawn
-        # A draw due but not made yet: JCloisterZone may first hold a phase of its own (an abbey
-        # declined, a wagon moved) whose COMMIT reseeds the generator, so a turn's tile is drawn
+        self.held_bought = False  # it is theirs from a set's own supply, not drawn
+        # A draw due but not made yet: JCloisterZone may first hold a phase of a set's own whose
+        # COMMIT reseeds the generator, so a turn's tile is drawn
         # when the log shows it is needed.
         self.owed: DrawKind | None = None
         self.owed_after = -1
@@ -281,15 +281,15 @@ class DrawWalk:
                 self.drawer.reseed(float(random))
             try:
                 self.message(index, message)
-            except (KeyError, ValueError) as e:  # a payload without its field, a bid out of turn
+            except (KeyError, ValueError) as e:  # a payload without its field, a message out of turn
                 raise JczRefused(f"message {index} ({message.type}) cannot be followed: {e!r}", index) from e
 
     def owing(self) -> bool:
-        """Whether a set still owes players tiles of its own (a bazaar's supply)."""
+        """Whether a set still owes players tiles of its own supply."""
         return any(m.tiles_owed(self) for m in self.mappings)
 
     def tile_step(self, player: int, kind: DrawKind, after: int) -> None:
-        """The player's tile: one a set holds for them next (a bazaar tile), else a draw."""
+        """The player's tile: one a set holds for them next, else a draw."""
         self.current = player
         for _ in range(self.players):  # players owed nothing are skipped on an empty pack
             held = next((t for m in self.mappings if (t := m.held_tile(self, player)) is not None), None)
@@ -327,9 +327,9 @@ class DrawWalk:
         return None if after < 0 else self.messages[after]
 
     def _declines(self, index: int) -> bool:
-        """A PASS declining the tile held (one that fits only with a bridge), not a pass in a
-        phase of JCloisterZone's own: an abbey declined (its COMMIT follows) or a set's phase
-        passed (a returned wagon left where it is)."""
+        """A PASS declining the tile held (one that fits only in a way a set allows), not a pass
+        in a phase of JCloisterZone's own: a choice declined (its COMMIT follows) or a set's own
+        phase passed."""
         if self.held is None and self.owed is None:
             return False
         following = self.following(index)
@@ -381,7 +381,7 @@ class DrawWalk:
 
     def _in_closing_phase(self, index: int) -> bool:
         """Whether message `index`, after a turn part's COMMIT, still belongs to that part: a
-        set's phase closing it (a wagon moved, with its own COMMIT; the dragon's steps after
+        set's phase closing it (a figure moved, with its own COMMIT; neutral steps after
         scoring), or that phase's COMMIT."""
         message = self.messages[index]
         if message.type == "COMMIT":
@@ -391,8 +391,8 @@ class DrawWalk:
     def _end_part(self, index: int) -> None:
         """End the committed turn part once its closing phases are over (message `index` is the
         last one of them); a closing phase's COMMIT reseeds the generator what follows is drawn
-        with. A part the same player plays next (a builder's) comes before what comes between
-        turns (a bazaar's supply), then the next turn."""
+        with. A part the same player plays next comes before what a set holds between turns (a
+        supply of tiles), then the next turn."""
         if not self.part_ended:
             return
         following = self.following(index)

@@ -6,7 +6,7 @@ log its client would have sent for the same decisions. The pile goes into
 tiles come in exactly our order, whatever the random numbers in the save.
 
 Each decision event of ours becomes the message JCloisterZone expects for it, with a ``COMMIT``
-wherever its engine closes a turn part or a wagon's move. Figures are named by JCloisterZone's
+wherever its engine closes a turn part or a phase of a set's own. Figures are named by JCloisterZone's
 meeple ids (``seat.kind.n``, numbered from 1, the first in supply used first, as its client
 does), so the ids in our log are tracked: which are at home, which stand where.
 
@@ -51,7 +51,7 @@ from replays.jcz_sets import FIGURES, MAPPINGS, in_play
 
 APP_VERSION = "5.12.1"  # the client whose save format this is
 _JCZ_FIGURE = {ours: theirs for theirs, ours in FIGURES.items()}
-Key = Place  # where a figure stands: (x, y, location), a set's own place (a prison, a tower's top)…
+Key = Place  # where a figure stands: (x, y, location), or a place of a set's own
 
 
 class MeepleIds:
@@ -106,7 +106,7 @@ class MeepleIds:
 
     def settle(self, state: GameState, mappings: tuple[JczSet, ...]) -> None:
         """Bring the ids in line with the board: a figure no longer where it stood went elsewhere
-        (a wagon waiting to move) if a new place of its player and kind appeared, else home."""
+        (waiting to move) if a new place of its player and kind appeared, else home."""
         present = figure_places(state, mappings)
         lost = []
         for ident, where in self.out.items():
@@ -131,7 +131,8 @@ class MeepleIds:
 
 def figure_places(state: GameState, mappings: tuple[JczSet, ...]) -> Counter[tuple[int, str, Key]]:
     """Every player's figure away from home, by (seat, kind, where): those on the board's features
-    (a castle's knights stay on its city, so they are among them), and those the sets in play
+    (a figure a set turns into something else stays on its feature, so it is among them), and
+    those the sets in play
     keep elsewhere."""
     board = state.board
     found: Counter[tuple[int, str, Key]] = Counter()
@@ -165,7 +166,7 @@ class Writer:
         self.send("COMMIT", player, {"random": _random(len(self.messages))})
 
     def pointer(self, state: GameState, x: int, y: int, location: str) -> dict[str, Any]:
-        """A feature pointer: a set's own place (a tower's top), or a segment's."""
+        """A feature pointer: a set's own place, or a segment's."""
         for mapping in self.mappings:
             found = mapping.pointer(state, x, y, location)
             if found is not None:
@@ -180,7 +181,7 @@ class Writer:
         state = self.game.state
         step = expected_step(state)
         # A player's decision, unless the engine records this event itself or it is one more
-        # event of the last command (a placement's forced bridge, an unchallenged purchase).
+        # event of the last command (a piece a placement brings, an answer nobody else can give).
         decided = not self.follow and automatic_event(state) is None
         if self.follow:
             self.follow -= 1

@@ -77,7 +77,7 @@ class JczTest(msgspec.Struct, frozen=True):
 class JczScore(msgspec.Struct, frozen=True):
     player: int
     points: int
-    name: str  # e.g. city, road.incomplete, monastery, field, castle, trade-goods
+    name: str  # e.g. city, road.incomplete, monastery, field, or a set's own
 
 
 class JczPart(msgspec.Struct, frozen=True):
@@ -103,7 +103,7 @@ class JczDraw(msgspec.Struct, frozen=True):
     """A tile JCloisterZone took out of its pack: why (`kind`) and which message made it."""
 
     tile: str
-    kind: str = msgspec.field(name="for")  # turn, builder, bazaar or redraw
+    kind: str = msgspec.field(name="for")  # turn, redraw, or a set's own purpose
     after: int  # index of the message whose processing drew it, -1 for the game setup
 
 

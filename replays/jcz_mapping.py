@@ -42,10 +42,10 @@ class JczSet:
     """One set's mapping; every hook does nothing unless the set needs it."""
 
     code: ClassVar[str] = ""  # the registry's code
-    tile_set: ClassVar[str] = ""  # JCloisterZone's id of its tiles, e.g. `traders-and-builders`
+    tile_set: ClassVar[str] = ""  # JCloisterZone's id of its tiles, as `setup.sets` names them
     legacy_name: ClassVar[str] = ""  # its name in 4.x saves, where they name it
     # The edition its client writes after the tile set in `setup.sets` (`basic:1`), if any: some
-    # sets' keys carry none (`cult/6`).
+    # sets' keys carry none.
     edition: ClassVar[str | None] = "1"
     elements: ClassVar[dict[str, Element]] = {}
     figures: ClassVar[dict[str, str]] = {}  # JCloisterZone's figure names (in meeple ids) -> ours
@@ -69,7 +69,7 @@ class JczSet:
         return None
 
     def location(self, pointer: JczPointer) -> str | None:
-        """Our location for a pointer to a place of this set's that is no segment (a tower's top)."""
+        """Our location for a pointer to a place of this set's that is no segment."""
         return None
 
     def executed(
@@ -110,7 +110,7 @@ class JczSet:
         return False
 
     def figure_places(self, state: GameState, found: Counter[tuple[int, str, Place]]) -> None:
-        """Add its figures that stand elsewhere than on a feature (a tower's top, a prison)."""
+        """Add its figures that stand elsewhere than on a feature (a place of its own)."""
 
     def pointer(self, state: GameState, x: int, y: int, location: str) -> dict[str, Any] | None:
         """JCloisterZone's pointer to one of its places that is no segment, if `location` is one."""

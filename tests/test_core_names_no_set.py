@@ -1,8 +1,12 @@
-"""The core names no set: every set's rules live in its own part (`domain/expansions/`).
+"""The core names no set: every set lives in its own files (its rules modules in
+`domain/expansions/`, its mapping in `replays/jcz_sets/`, its tiles in `domain/catalogue/`).
 
 The core is the board, the feature graph, the fold, the sequencer and agenda, the legal-move and
-decide entry points, the scoring of the base game and the hook protocol. A word of a set's own
-vocabulary in any of them (code, strings or comments) means a set's rule leaked into the core.
+decide entry points, the scoring of the base game and the hook protocol. The rules modules are
+the rule set, its readings and the catalogue's reader; the format modules read and write saves
+(JCloisterZone's and our own) and check them. A word of a set's own vocabulary in any of them
+(code, strings or comments) means a set leaked out of its own files; the views are checked alike
+(tests/test_views_name_no_set.py).
 """
 
 from __future__ import annotations
@@ -15,7 +19,8 @@ import pytest
 from domain import part as part_module
 from domain.expansions import PARTS, SETS, parts_for
 
-DOMAIN = Path(__file__).resolve().parents[1] / "domain"
+ROOT = Path(__file__).resolve().parents[1]
+DOMAIN = ROOT / "domain"
 CORE = (
     "agenda.py",
     "aggregate.py",
@@ -32,6 +37,20 @@ CORE = (
     "turns.py",
     "view.py",
 )
+RULES = ("domain/rules.py", "domain/readings.py", "domain/defaults.py", "domain/catalogue/__init__.py")
+FORMATS = (
+    "replays/jcz.py",
+    "replays/jcz_export.py",
+    "replays/jcz_draws.py",
+    "replays/jcz_format.py",
+    "replays/jcz_mapping.py",
+    "replays/jcz_names.py",
+    "replays/jcz_sets/__init__.py",
+    "replays/check.py",
+    "replays/records.py",
+)
+# A set's own modules: importing one from these modules would name the set.
+_SET_MODULE = re.compile(r"^\s*(from|import) (domain\.expansions\.\w+|replays\.jcz_sets\.\w+)", re.M)
 # The vocabulary of the sets we play or are about to: none of it belongs in the core.
 SET_WORDS = (
     "abbey",
@@ -71,6 +90,23 @@ def test_core_module_names_no_set_concept(module: str) -> None:
         f"line {n}: {m.group(0)}" for n, line in enumerate(text.splitlines(), 1) for m in _WORD.finditer(line)
     ]
     assert not found, f"{module} names set concepts: {', '.join(found)}"
+
+
+@pytest.mark.parametrize("module", RULES + FORMATS)
+def test_rules_and_format_module_names_no_set(module: str) -> None:
+    text = (ROOT / module).read_text(encoding="utf-8")
+    found = [
+        f"line {n}: {m.group(0)}" for n, line in enumerate(text.splitlines(), 1) for m in _WORD.finditer(line)
+    ]
+    assert not found, f"{module} names set concepts: {', '.join(found)}"
+    imported = [m.group(2) for m in _SET_MODULE.finditer(text)]
+    assert not imported, f"{module} imports a set's own module: {', '.join(imported)}"
+
+
+def test_the_set_module_check_can_fail() -> None:
+    assert _SET_MODULE.search("from domain.expansions.bazaars import Bid\n")
+    assert _SET_MODULE.search("    from replays.jcz_sets.am import WAITING\n")
+    assert not _SET_MODULE.search("from domain.expansions import PARTS\n")
 
 
 def test_the_word_check_can_fail() -> None:

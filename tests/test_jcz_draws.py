@@ -81,9 +81,9 @@ def test_forced_draws_without_end_turn_continue_at_random() -> None:
 
 def test_bazaar_supply_is_one_tile_per_player_or_none() -> None:
     drawer = JczDrawer(decode(save([], ["BA/C", "BA/L", "BA/Rr"], end_turn=3, players=["A", "B", "C"])))
-    assert drawer.supply(3, 8) == ["BA/C", "BA/L", "BA/Rr"]
+    assert drawer.supply(3, 8, "bazaar") == ["BA/C", "BA/L", "BA/Rr"]
     assert {d.kind for d in drawer.draws} == {"bazaar"}
-    assert drawer.supply(3, 9) == []  # the pack is empty: no auction
+    assert drawer.supply(3, 9, "bazaar") == []  # the pack is empty: no auction
 
 
 def test_a_tile_that_is_not_placed_was_discarded_and_redrawn() -> None:

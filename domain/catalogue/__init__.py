@@ -2,7 +2,7 @@
 
 Each line is one tile type, unrotated: its JCloisterZone id (kept so that saved games import),
 how many copies the set has, its edges N E S W and its clauses. Edge letters: ``C`` city,
-``R`` road, ``F`` field, ``W`` water (a river), ``*`` an edge that matches anything and closes
+``R`` road, ``F`` field, ``W`` water, ``*`` an edge that matches anything and closes
 what meets it. Clauses, separated by ``;``:
 
 * ``city N+W`` one city touching the listed edges; ``road E+W`` one road through the listed
@@ -10,13 +10,12 @@ what meets it. Clauses, separated by ``;``:
 * ``field Nw+Ne>E+W,S`` one field touching the listed half-edges (``inner`` if none) and,
   after ``>``, the city segments of this tile it borders, named by their edges (a second field
   touching no edge is ``inner2``);
-* ``NAME N+S`` any other feature (``river N+S``): a segment that takes no follower unless a
+* ``NAME N+S`` any other feature, named by a set: a segment that takes no follower unless a
   set's rules say so;
 * after a segment's place, its flags: ``pennant`` (counted by the base game) and any words a
-  set reads (``goods=wine``, ``inn``, ``cathedral``, ``angular``…); ``wagon=a`` links the
-  segments of a tile that carry the same word (a road running into a cloister or a city, the
-  roads of a crossing): where a wagon may roll on to under V-WAGON-C1;
-* a clause of one word (``bazaar``, ``volcano``…) is a tag of the whole tile.
+  set reads, a word alone or ``word=value`` (segments of a tile carrying the same value of a word
+  are linked for the set that reads it);
+* a clause of one word is a tag of the whole tile, which a set reads.
 
 The sets' codes are what users type (`--expansions base,bcb,tb`); the registry's order
 (`domain.sets`) is the order tiles are listed in, so a seeded shuffle of the pile stays the same

@@ -141,7 +141,7 @@ class BridgesCastlesBazaars(JczSet):
         if not own.pending:
             return False
         own.pending = False
-        tiles = walk.drawer.supply(walk.players, index)
+        tiles = walk.drawer.supply(walk.players, index, "bazaar")
         if not tiles:
             return False
         own.supply_tiles = tiles
