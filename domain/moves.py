@@ -14,7 +14,7 @@ from domain.tiles import Kind
 
 if TYPE_CHECKING:
     from domain.errors import RuleViolation
-    from domain.part import Part
+    from domain.part import Part, Standing
     from domain.tiles import TileType
 
 
@@ -155,7 +155,7 @@ def _legal_deployments(state: GameState, figure: str) -> list[str]:
     if figure != "follower" and owner is None:
         return []
     unblockable = owner is not None and owner.unblockable
-    if not unblockable and state.hooks["blocks_deployment"] and _blocked(state):
+    if not unblockable and state.hooks["blocks_tile"] and _blocked(state):
         return []
     if owner is not None:
         return owner.deployments(state, figure)
@@ -168,9 +168,32 @@ def _blocked(state: GameState) -> bool:
     memo = state.memo
     blocked: bool | None = memo.get("blocked")
     if blocked is None:
-        hooks = state.hooks["blocks_deployment"]
-        blocked = memo["blocked"] = any(part.blocks_deployment(state) for part in hooks)
+        placed = state.placed
+        blocked = memo["blocked"] = placed is not None and tile_blocked(state, placed.pos)
     return blocked
+
+
+def tile_blocked(state: GameState, pos: tuple[int, int]) -> bool:
+    """Whether no figure may be deployed or moved onto the tile at `pos` now (a part says so)."""
+    return any(part.blocks_tile(state, pos) for part in state.hooks["blocks_tile"])
+
+
+def kept_off(state: GameState, pos: tuple[int, int], mover: Part) -> bool:
+    """Whether a part keeps `mover`'s neutral figure off the tile at `pos`."""
+    return any(part.keeps_off(state, pos) for part in state.hooks["keeps_off"] if part is not mover)
+
+
+def sealed_roots(state: GameState) -> set[int]:
+    """Feature roots a part has sealed: no other part's figure joins, leaves or is taken from them."""
+    hooks = state.hooks["sealed"]
+    if not hooks:
+        return set()
+    return {root for part in hooks for root in part.sealed(state)}
+
+
+def figures_off(state: GameState) -> list[tuple[Part, Standing]]:
+    """Figures the parts keep on the board outside the features, each with its part."""
+    return [(part, f) for part in state.hooks["figures_off"] for f in part.figures_off(state)]
 
 
 def unoccupied_locations(state: GameState) -> list[str]:

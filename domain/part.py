@@ -26,7 +26,7 @@ fixed order (`domain.expansions.PARTS`), at these points:
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
 import msgspec
@@ -46,6 +46,10 @@ if TYPE_CHECKING:
     from domain.scoring import Parts
     from domain.state import GameState
     from domain.tiles import TileType
+
+
+Pos = tuple[int, int]
+Standing = tuple[int, int, str, int, str]  # a figure on the board: x, y, location, owner, kind
 
 
 class FigureKind(NamedTuple):
@@ -252,9 +256,26 @@ class Part:
         """(x, y, location) on other tiles than the one just placed where this figure may go."""
         return []
 
-    def blocks_deployment(self, state: GameState) -> bool:
-        """Whether no figure at all may go on the tile just placed."""
+    def blocks_tile(self, state: GameState, pos: Pos) -> bool:
+        """Whether no figure may be deployed or moved onto the tile at `pos` now (a neutral figure
+        of this part's stands there)."""
         return False
+
+    def keeps_off(self, state: GameState, pos: Pos) -> bool:
+        """Whether another part's neutral figure may not step onto the tile at `pos`."""
+        return False
+
+    def sealed(self, state: GameState) -> Collection[int]:
+        """Feature roots this part seals: no other part's figure joins them, leaves them or is
+        taken from them (its followers there have become something else)."""
+        return ()
+
+    def figures_off(self, state: GameState) -> list[Standing]:
+        """Figures this part keeps on the board outside the features: (x, y, location, owner, kind)."""
+        return []
+
+    def take_off(self, state: GameState, x: int, y: int, location: str) -> None:
+        """One of its `figures_off` leaves the board (whoever takes it off returns it)."""
 
     def deployments(self, state: GameState, figure: str) -> list[str]:
         """Locations on the tile just placed where one of this part's figures may go now."""

@@ -326,6 +326,11 @@ class CastlesPart(Part):
         "castle": MarkStyle(shape=Shape(tag="rect", fill="none", stroke="#333", stroke_width=3, dash="6 3"))
     }
 
+    def sealed(self, state: GameState) -> set[int]:
+        """A castle's knights have become a castle: nothing of another part's joins, takes or moves
+        them (R-CASTLE-2)."""
+        return castles(state).roots
+
     def start(self, state: GameState, event: ev.GameStarted) -> None:
         state.ext[NAME] = Castles(len(event.players))
 

@@ -15,7 +15,7 @@ from domain.commands import Command
 from domain.errors import RuleViolation
 from domain.events import Event
 from domain.geometry import EDGE_OFFSETS, Pos
-from domain.moves import Decision
+from domain.moves import Decision, figures_off, kept_off, sealed_roots
 from domain.part import Part, ext, part_options
 from domain.rules import Options, RuleSet
 from domain.state import GameState, Phase, followers_gone, to_supply
@@ -63,11 +63,10 @@ def steps(state: GameState) -> list[Pos]:
     own = dragon(state)
     if not own.moving or own.at is None or len(own.visited) >= STEPS:
         return []
-    fairy_at = state.ext["fairy"].at if state.has("fairy") else None
     found = []
     for dx, dy in EDGE_OFFSETS:
         pos = (own.at[0] + dx, own.at[1] + dy)
-        if pos in state.board.at and pos not in own.visited and pos != fairy_at:
+        if pos in state.board.at and pos not in own.visited and not kept_off(state, pos, PART):
             found.append(pos)
     return sorted(found)
 
@@ -76,12 +75,12 @@ def _eat(state: GameState, pos: Pos) -> None:
     """Every figure deployed on the tile at `pos` goes home, but barns and castles' knights (R-PD-4)."""
     board = state.board
     graph = board.graph
-    castles = state.ext["castles"].roots if state.has("castles") else set()
+    sealed = sealed_roots(state)
     placed = board.at[pos]
     touched = []
     for _, sid, _ in placed.locations():
         feature = graph.feature(sid)
-        if feature.id in castles:
+        if feature.id in sealed:
             continue
         eaten = [
             f for f in feature.figures if graph.segment_tile[f[1]] == placed.index and f[2] not in _INEDIBLE
@@ -93,10 +92,10 @@ def _eat(state: GameState, pos: Pos) -> None:
             touched.append(feature)
     for feature in touched:
         followers_gone(state, feature)
-    if state.has("tower"):
-        guard = state.ext["tower"].guards.pop(pos, None)
-        if guard is not None:
-            to_supply(state, *guard)
+    for part, (x, y, location, owner, kind) in figures_off(state):
+        if (x, y) == pos:
+            part.take_off(state, x, y, location)
+            to_supply(state, owner, kind)
 
 
 class DragonOptions(Options, frozen=True, kw_only=True, forbid_unknown_fields=True):
@@ -173,10 +172,9 @@ class DragonPart(Part):
         elif TRIGGER in tile.tile.tags and own.at is not None:
             own.moving = True
 
-    def blocks_deployment(self, state: GameState) -> bool:
+    def blocks_tile(self, state: GameState, pos: Pos) -> bool:
         """No figure goes on the dragon's tile (R-PD-3)."""
-        placed = state.placed
-        return placed is not None and dragon(state).at == placed.pos
+        return dragon(state).at == pos
 
     def pending(self, state: GameState) -> Decision | None:
         after = _settings(state).dragon_after_scoring

@@ -13,6 +13,8 @@ from domain.commands import Command
 from domain.errors import RuleViolation
 from domain.events import Event
 from domain.features import Feature
+from domain.geometry import Pos
+from domain.moves import figures_off
 from domain.part import Part, ext, part_options
 from domain.rules import Options, RuleSet
 from domain.state import FINAL_PART, GameState, Phase, credit, segment_location
@@ -66,10 +68,10 @@ def _followers(state: GameState, player: int) -> list[Spot]:
         for owner, sid, figure in state.followers(feature):
             if owner == player:
                 found.append((*segment_location(board, sid), owner, figure))
-    if state.has("tower"):
-        for (x, y), (owner, figure) in state.ext["tower"].guards.items():
-            if owner == player:
-                found.append((x, y, "tower", owner, figure))
+    strength = state.tables.strength
+    for _, (x, y, location, owner, figure) in figures_off(state):
+        if owner == player and figure in strength:  # a follower outside the features (on a tower)
+            found.append((x, y, location, owner, figure))
     return sorted(found)
 
 
@@ -109,10 +111,9 @@ def _figures_on(state: GameState, pos: tuple[int, int], player: int | None = Non
         for owner, fsid, kind in graph.feature(sid).figures:
             if fsid == sid and (player is None or owner == player):
                 found.append((owner, kind))
-    if state.has("tower"):
-        guard = state.ext["tower"].guards.get(pos)
-        if guard is not None and (player is None or guard[0] == player):
-            found.append(guard)
+    for _, (x, y, _, owner, kind) in figures_off(state):
+        if (x, y) == pos and (player is None or owner == player):
+            found.append((owner, kind))
     return found
 
 
@@ -121,9 +122,11 @@ def _still_there(state: GameState, by: Spot) -> bool:
     x, y, location, player, figure = by
     if location == ON_TILE:
         return True  # on a tile, it stays there, followers or none (V-FAIRY-ON-TILE)
-    if location == "tower":
-        return state.has("tower") and state.ext["tower"].guards.get((x, y)) == (player, figure)
+    if any(f == by for _, f in figures_off(state)):
+        return True  # a follower outside the features (on a tower), still there
     placed = state.board.at[(x, y)]
+    if all(name != location for name, _, _ in placed.locations()):
+        return False
     feature = state.board.graph.feature(placed.segment(location))
     return any(
         p == player and k == figure and state.board.graph.segment_tile[sid] == placed.index
@@ -181,6 +184,10 @@ class FairyPart(Part):
             shape=Shape(tag="circle", r=5, fill="#ffd1f0", stroke="#a0528c", stroke_width=None), at=(0.2, 0.2)
         )
     }
+
+    def keeps_off(self, state: GameState, pos: Pos) -> bool:
+        """The dragon may not step onto the fairy's tile (R-PD-4)."""
+        return fairy(state).at == pos
 
     def start(self, state: GameState, event: ev.GameStarted) -> None:
         state.ext[NAME] = Fairy()

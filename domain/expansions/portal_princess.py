@@ -13,7 +13,7 @@ from domain.commands import Command
 from domain.errors import RuleViolation
 from domain.events import Event
 from domain.features import Feature
-from domain.moves import Decision
+from domain.moves import Decision, sealed_roots, tile_blocked
 from domain.part import Part, part_options
 from domain.rules import Options, RuleSet
 from domain.state import GameState, Phase, lift_figure, segment_location, to_supply
@@ -53,18 +53,17 @@ class PortalPart(Part):
         kinds = _KINDS.get(figure, (Kind.ROAD, Kind.CITY, Kind.CLOISTER, Kind.FIELD))
         if not state.rules.farmers:
             kinds = tuple(k for k in kinds if k != Kind.FIELD)
-        dragon = state.ext["dragon"].at if state.has("dragon") else None
-        castles = state.ext["castles"].roots if state.has("castles") else set()
+        sealed = sealed_roots(state)
         graph = state.board.graph
         found = []
         for tile in state.board.tiles:
-            if tile is placed or tile.pos == dragon:
+            if tile is placed or tile_blocked(state, tile.pos):
                 continue
             for name, sid, kind in tile.locations():
                 feature = graph.feature(sid)
                 if (
                     kind in kinds
-                    and feature.id not in castles
+                    and feature.id not in sealed
                     and not state.occupied(feature)
                     and _open(state, feature)
                 ):

@@ -12,8 +12,8 @@ from domain.commands import Command
 from domain.errors import RuleViolation
 from domain.events import Event
 from domain.geometry import Pos
-from domain.moves import Decision, expected_step, legal_deployments
-from domain.part import Part, ext, part_options
+from domain.moves import Decision, expected_step, legal_deployments, sealed_roots
+from domain.part import Part, Standing, ext, part_options
 from domain.rules import Options
 from domain.state import GameState, Phase, credit, lift_figure, to_supply
 from domain.view import Mark, MarkKind, MarkStyle, PartView, Shape, Supply
@@ -138,9 +138,9 @@ def targets(state: GameState, pos: Pos) -> list[Target]:
     board = state.board
     graph = board.graph
     found: list[Target] = []
-    castles = state.ext["castles"].roots if state.has("castles") else set()
+    sealed = sealed_roots(state)
     for feature in graph.figured():
-        if feature.id in castles:
+        if feature.id in sealed:
             continue
         for player, sid, figure in state.followers(feature):
             x, y = board.tiles[graph.segment_tile[sid]].pos
@@ -284,6 +284,13 @@ class TowerPart(Part):
         "tower": MarkStyle(shape=Shape(tag="circle", r=10, fill="#666", stroke="#222", stroke_width=None)),
         "guard": MarkStyle(at=(0.5 + 10 / 64, 0.5 - 10 / 64)),  # beside the tower's top, not hiding it
     }
+
+    def figures_off(self, state: GameState) -> list[Standing]:
+        """The followers on towers' tops (R-TOWER-8)."""
+        return [(x, y, ON_TOWER, owner, kind) for (x, y), (owner, kind) in towers(state).guards.items()]
+
+    def take_off(self, state: GameState, x: int, y: int, location: str) -> None:
+        del towers(state).guards[(x, y)]
 
     def start(self, state: GameState, event: ev.GameStarted) -> None:
         state.ext[NAME] = Towers(len(event.players))

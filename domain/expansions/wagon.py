@@ -19,7 +19,7 @@ from domain.errors import RuleViolation
 from domain.events import Event
 from domain.features import Feature
 from domain.geometry import RING_OFFSETS, Pos, neighbour
-from domain.moves import Decision, unoccupied_locations
+from domain.moves import Decision, sealed_roots, tile_blocked, unoccupied_locations
 from domain.part import FigureKind, Part, ext, part_options
 from domain.rules import Options, RuleSet
 from domain.state import GameState, Phase, deploy
@@ -66,11 +66,10 @@ def wagons(state: GameState) -> Wagons:
 def destinations(state: GameState, source: Pos, segment: int = -1) -> list[tuple[int, int, str]]:
     """Unfinished, unoccupied roads, cities and cloisters on the wagon's tile and the eight
     around it (R-AM-5; JCloisterZone's default reading), or under V-WAGON-C1 those linked to the
-    feature of `segment`; castles and the dragon's tile excluded."""
+    feature of `segment`; sealed features and blocked tiles (a castle, the dragon's) excluded."""
     board = state.board
     graph = board.graph
-    castles = state.ext["castles"].roots if state.has("castles") else set()
-    dragon = state.ext["dragon"].at if state.has("dragon") else None
+    sealed = sealed_roots(state)
     if _settings(state).wagon_connected:
         spots = linked(state, segment)
     else:
@@ -81,10 +80,10 @@ def destinations(state: GameState, source: Pos, segment: int = -1) -> list[tuple
                 spots += [(placed.pos, name, sid, kind) for name, sid, kind in placed.locations()]
     found = []
     for pos, name, sid, kind in spots:
-        if kind not in _KINDS or pos == dragon:  # no figure goes on the dragon's tile (R-PD-3)
+        if kind not in _KINDS or tile_blocked(state, pos):  # no figure goes on the dragon's tile (R-PD-3)
             continue
         feature = graph.feature(sid)
-        if state.occupied(feature) or feature.id in castles or _completed(state, feature):
+        if state.occupied(feature) or feature.id in sealed or _completed(state, feature):
             continue
         found.append((pos[0], pos[1], name))
     return sorted(set(found))
@@ -205,7 +204,7 @@ class WagonPart(Part):
     def feature_scored(self, state: GameState, feature: Feature) -> None:
         """Its wagons wait to move: those of the turn part's player first (who placed the tile),
         then round the table from them, each player's in the order their features scored (R-AM-5)."""
-        if state.has("castles") and feature.id in state.ext["castles"].roots:
+        if feature.id in sealed_roots(state):
             return  # a wagon in a castle goes home when it scores (JCloisterZone skips castles)
         self._wait(state, feature)
 
