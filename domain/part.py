@@ -10,7 +10,8 @@ fixed order (`domain.expansions.PARTS`), at these points:
   own events), `passed` (a pass at one of its steps), the part's scoring (`before_scoring`,
   `scored_elsewhere`, `feature_scored`, `after_scoring`), `plan` (what comes after the part),
   `final_feature` and `final_scoring` at the game's end, `followers_left` when followers leave
-  a feature, `award` and `farm_border` to change what a feature is worth to a player;
+  a feature, `award` and `farm_border` to change what a feature is worth to a player,
+  `figures_elsewhere` and `lift_elsewhere` for figures it keeps on the board off the features;
 * legal moves (`moves`): `placements` (more ways to place a tile), `action_commands` (more
   things to do after placing), `pending` (a decision the part waits for);
 * the sequencer (`turns`): `automatic` (an event the part records by itself), `is_live` and
@@ -157,6 +158,16 @@ class Part:
 
     def followers_left(self, state: GameState, feature: Feature) -> None:
         """Followers left the feature (scored, or moved): the part's figures there may go too."""
+
+    def figures_elsewhere(self, state: GameState, player: int) -> list[tuple[int, int, str, str]]:
+        """(x, y, location, kind) of `player`'s figures on the board that stand on no feature but
+        at a place of this part's own (named by a location of its own)."""
+        return []
+
+    def lift_elsewhere(self, state: GameState, x: int, y: int, location: str, owner: int, kind: str) -> bool:
+        """Take `owner`'s figure of `kind` off this part's own place at `location` of the tile at
+        (x, y), not into any supply; False if no such figure stands at a place of this part's."""
+        return False
 
     def award(
         self, state: GameState, feature: Feature, player: int, value: int, parts: Parts, rule: str

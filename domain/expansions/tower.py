@@ -392,6 +392,22 @@ class TowerPart(Part):
         else:
             own.prisoners[event.player].append((event.owner, event.figure))
 
+    def figures_elsewhere(self, state: GameState, player: int) -> list[tuple[int, int, str, str]]:
+        """The player's followers on top of towers (R-TOWER-8)."""
+        return [
+            (x, y, ON_TOWER, figure)
+            for (x, y), (owner, figure) in towers(state).guards.items()
+            if owner == player
+        ]
+
+    def lift_elsewhere(self, state: GameState, x: int, y: int, location: str, owner: int, kind: str) -> bool:
+        """A follower taken off a tower's top: the tower is open again (R-TOWER-8)."""
+        guards = towers(state).guards
+        if location != ON_TOWER or guards.get((x, y)) != (owner, kind):
+            return False
+        del guards[(x, y)]
+        return True
+
     def final_scoring(self, state: GameState, version: int) -> None:
         """Followers on towers and prisoners score nothing; those on towers go home (R-TOWER-9)."""
         own = towers(state)
