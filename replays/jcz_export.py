@@ -172,6 +172,15 @@ class Writer:
                 return found
         return segment_pointer(state, x, y, location)
 
+    def figure_pointer(self, state: GameState, kind: str, x: int, y: int, location: str) -> dict[str, Any]:
+        """The pointer JCloisterZone names a figure standing at a place by: the one its deployment
+        used (a set may name its figure's place otherwise than its segment)."""
+        for mapping in self.mappings:
+            found = mapping.figure_pointer(self, state, kind, x, y, location)
+            if found is not None:
+                return found
+        return self.pointer(state, x, y, location)
+
     @staticmethod
     def placement(tile: str, rotation: int, x: int, y: int) -> dict[str, Any]:
         return {"tileId": tile, "rotation": f"R{rotation}", "position": [x, y]}
@@ -242,13 +251,19 @@ def jcz_setup(started: ev.GameStarted) -> dict[str, Any]:
         name: value for (name, value), switches in JCZ_RULE_SWITCHES.items() if _applies(rules, switches)
     }
     return {
-        "sets": {f"{MAPPINGS[code].tile_set}:1": 1 for code in started.expansions},
+        "sets": {_set_key(MAPPINGS[code]): 1 for code in started.expansions},
         "elements": elements,
         "rules": {name: value for name, value in chosen.items() if JCZ_RULE_DEFAULTS.get(name) != value},
         "timer": None,
         "start": [{"tile": started.start_tile, "x": 0, "y": 0, "rotation": 0}],
         "options": {},
     }
+
+
+def _set_key(mapping: JczSet) -> str:
+    """A set among a save's `sets`, as the client writes it: its tile set, and its edition if it
+    names one."""
+    return f"{mapping.tile_set}:{mapping.edition}" if mapping.edition else mapping.tile_set
 
 
 def _applies(rules: RuleSet, switches: dict[str, Any]) -> bool:

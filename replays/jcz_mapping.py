@@ -43,6 +43,9 @@ class JczSet:
     code: ClassVar[str] = ""  # the registry's code
     tile_set: ClassVar[str] = ""  # JCloisterZone's id of its tiles, e.g. `traders-and-builders`
     legacy_name: ClassVar[str] = ""  # its name in 4.x saves, where they name it
+    # The edition the client writes after the tile set's id among a save's `sets` (`basic:1`);
+    # empty for a set it writes without one (`festival`).
+    edition: ClassVar[str] = "1"
     elements: ClassVar[dict[str, Element]] = {}
     figures: ClassVar[dict[str, str]] = {}  # JCloisterZone's figure names (in meeple ids) -> ours
     # A setup rule's (name, value) -> the switches of ours it sets (`domain.readings`).
@@ -100,6 +103,14 @@ class JczSet:
 
     def pointer(self, state: GameState, x: int, y: int, location: str) -> dict[str, Any] | None:
         """JCloisterZone's pointer to one of its places that is no segment, if `location` is one."""
+        return None
+
+    def figure_pointer(
+        self, writer: Writer, state: GameState, kind: str, x: int, y: int, location: str
+    ) -> dict[str, Any] | None:
+        """JCloisterZone's pointer to a figure of this set's of `kind` standing at `location` of the
+        tile at (x, y), where it names the figure's place otherwise than we do (a barn by its
+        crossing); None: as any place (`pointer`)."""
         return None
 
     # ---- the draws (`replays.jcz_draws`)
