@@ -40,6 +40,8 @@ SET_MIXES = [
     ("base", "pd"),
     ("base", "tower"),
     ("base", "river", "ic", "am", "pd", "tower", "bcb", "tb"),
+    ("base", "festival"),
+    ("base", "river", "ic", "am", "pd", "tower", "bcb", "tb", "festival"),
 ]
 
 
