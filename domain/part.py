@@ -12,7 +12,7 @@ fixed order (`domain.expansions.PARTS`), at these points:
   `final_feature` and `final_scoring` at the game's end, `followers_left` when followers leave
   a feature, `freed` when another part's rule sends them home unscored in the scoring, `award`
   and `farm_border` to change what a feature is worth to a player, `category` to name what it
-  scores as;
+  scores as, `figures_off` and `take_off` for figures it keeps on the board off the features;
 * legal moves (`moves`): `placements` (more ways to place a tile), `may_refuse` and `refusal`
   (placements a part forbids, wherever a tile is placed: `moves.placement_refusal`),
   `action_commands` (more things to do after placing), `pending` (a decision the part waits for);

@@ -534,9 +534,30 @@ def followers_gone(state: GameState, feature: Feature) -> None:
         part.followers_left(state, feature)
 
 
+def board_figures(state: GameState, player: int) -> list[tuple[int, int, str, str]]:
+    """(x, y, location, kind) of every figure of `player` on the board, sorted: on the features
+    (followers and the parts' figures alike), and at the places parts keep of their own."""
+    board = state.board
+    found = [
+        (*segment_location(board, sid), kind)
+        for feature in board.graph.figured()  # most of a big board holds no figure
+        for owner, sid, kind in feature.figures
+        if owner == player
+    ]
+    for part in state.hooks["figures_off"]:
+        off = part.figures_off(state)
+        found += [(x, y, location, kind) for x, y, location, owner, kind in off if owner == player]
+    return sorted(found)
+
+
 def lift_figure(state: GameState, x: int, y: int, location: str, owner: int, kind: str) -> None:
     """Take `owner`'s figure of `kind` deployed at `location` of the tile at (x, y) off its feature
-    (captured, sent home…); the parts' figures that stay only beside a follower follow it."""
+    (captured, sent home…), or off a part's own place; the parts' figures that stay only beside a
+    follower follow it."""
+    for part in state.hooks["figures_off"]:
+        if (x, y, location, owner, kind) in part.figures_off(state):
+            part.take_off(state, x, y, location)
+            return
     board = state.board
     placed = board.at[(x, y)]
     feature = board.graph.feature(placed.segment(location))

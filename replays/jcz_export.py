@@ -173,6 +173,15 @@ class Writer:
                 return found
         return segment_pointer(state, x, y, location)
 
+    def figure_pointer(self, state: GameState, kind: str, x: int, y: int, location: str) -> dict[str, Any]:
+        """The pointer JCloisterZone names a figure standing at a place by: the one its deployment
+        used (a set may name its figure's place otherwise than its segment)."""
+        for mapping in self.mappings:
+            found = mapping.figure_pointer(self, state, kind, x, y, location)
+            if found is not None:
+                return found
+        return self.pointer(state, x, y, location)
+
     @staticmethod
     def placement(tile: str, rotation: int, x: int, y: int) -> dict[str, Any]:
         return {"tileId": tile, "rotation": f"R{rotation}", "position": [x, y]}

@@ -116,6 +116,14 @@ class JczSet:
         """JCloisterZone's pointer to one of its places that is no segment, if `location` is one."""
         return None
 
+    def figure_pointer(
+        self, writer: Writer, state: GameState, kind: str, x: int, y: int, location: str
+    ) -> dict[str, Any] | None:
+        """JCloisterZone's pointer to a figure of this set's of `kind` standing at `location` of the
+        tile at (x, y), where it names the figure's place otherwise than we do (by a corner
+        rather than a segment); None: as any place (`pointer`)."""
+        return None
+
     # ---- the draws (`replays.jcz_draws`)
     # Message types that neither draw nor reseed and may come at any decision (a ransom): the
     # walk reads the log as if they were not there.

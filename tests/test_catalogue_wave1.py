@@ -174,10 +174,18 @@ XML: dict[str, tuple[str, str]] = {  # our set -> (XML file, the tile set JCZ's 
     "pd": ("princess_and_dragon.xml", "princess-and-dragon:1"),
     "tower": ("tower.xml", "tower:1"),
     "cult": ("cult.xml", "cult/6"),
+    "festival": ("festival.xml", "festival"),
 }
 _HALVES = {"NL": "Nw", "NR": "Ne", "EL": "En", "ER": "Es", "SL": "Se", "SR": "Sw", "WL": "Ws", "WR": "Wn"}
 # Tile elements that are one-word tags of ours (a monastery is our cloister segment).
-_TAGS = {"volcano": "volcano", "dragon": "dragon", "portal": "portal", "tower": "tower", "bazaar": "bazaar"}
+_TAGS = {
+    "volcano": "volcano",
+    "dragon": "dragon",
+    "portal": "portal",
+    "tower": "tower",
+    "bazaar": "bazaar",
+    "festival": "festival",
+}
 
 Edges = frozenset[str]
 Facts = dict[str, object]

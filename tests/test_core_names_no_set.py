@@ -66,6 +66,7 @@ SET_WORDS = (
     "cult",
     "dragon",
     "fairy",
+    "festival",
     "goods",
     "heretic",
     "inn",

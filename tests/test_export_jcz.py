@@ -43,6 +43,8 @@ SET_MIXES = [
     ("base", "river", "ic", "am", "pd", "tower", "bcb", "tb"),
     ("base", "cult"),
     ("base", "am", "pd", "cult"),
+    ("base", "festival"),
+    ("base", "river", "ic", "am", "pd", "tower", "bcb", "tb", "festival"),
 ]
 
 

@@ -30,6 +30,8 @@ WAVE1_GAMES = jcz_files("oracle-wave1")
 FIXTURES = jcz_files("engine-tests", "*/*.jcz")
 # The sets of wave 2 the engine plays, each alone with the base game (2 and 3 players).
 CULT_GAMES = jcz_files("oracle-wave2", "basic_cult-*.jcz")
+# The Festival alone with the base game, 2 and 3 players (`oracle-wave2`).
+FESTIVAL_GAMES = jcz_files("oracle-wave2", "basic_festival-*.jcz")
 
 # INDEX.md's restatement of the deleted JUnit tests: final points and the nonzero points by kind.
 LEGACY: dict[str, dict[str, tuple[int, dict[str, int]]]] = {
@@ -85,6 +87,16 @@ def test_cult_game_agrees_with_jcloisterzone(path: Path) -> None:
     assert result.verdict == "agrees", _explain(result)
     assert {"draws", "legal placements", "scores", "final points"} <= set(result.checked)
     assert result.sets == ("base", "cult")
+
+
+@pytest.mark.parametrize("path", FESTIVAL_GAMES, ids=_name)
+def test_festival_game_agrees_with_jcloisterzone(path: Path) -> None:
+    """The Festival with the base game: every tile's placements, every turn part's scores, the
+    draws and the final points agree, each figure taken back with the tile replayed as ours."""
+    result = check_file(require(path))
+    assert result.verdict == "agrees", _explain(result)
+    assert {"draws", "legal placements", "scores", "final points"} <= set(result.checked)
+    assert result.sets == ("base", "festival")
 
 
 @pytest.mark.parametrize("path", NATURAL_GAMES, ids=_name)

@@ -290,6 +290,7 @@ class TowerPart(Part):
         return [(x, y, ON_TOWER, owner, kind) for (x, y), (owner, kind) in towers(state).guards.items()]
 
     def take_off(self, state: GameState, x: int, y: int, location: str) -> None:
+        """A follower taken off a tower's top: the tower is open again (R-TOWER-8)."""
         del towers(state).guards[(x, y)]
 
     def start(self, state: GameState, event: ev.GameStarted) -> None:

@@ -83,12 +83,16 @@ class AbbeyMayor(JczSet):
         elif isinstance(command, Deploy) and command.figure == "barn":
             assert isinstance(event, ev.FollowerDeployed)
             meeple = writer.ids.take(seat, event.figure, (event.x, event.y, event.location))
-            writer.send(
-                "DEPLOY_MEEPLE", seat, {"pointer": _barn_pointer(writer, state, event), "meepleId": meeple}
-            )
+            where = _barn_pointer(writer, state, event.x, event.y, event.location)
+            writer.send("DEPLOY_MEEPLE", seat, {"pointer": where, "meepleId": meeple})
         else:
             return False
         return True
+
+    def figure_pointer(
+        self, writer: Writer, state: GameState, kind: str, x: int, y: int, location: str
+    ) -> dict[str, Any] | None:
+        return _barn_pointer(writer, state, x, y, location) if kind == "barn" else None
 
     def moved(self, writer: Writer, event: ev.Event) -> None:
         if isinstance(event, WagonMoved):
@@ -164,19 +168,19 @@ def _barn_field(state: GameState, pointer: JczPointer) -> str:
     return placed.location(sid)
 
 
-def _barn_pointer(writer: Writer, state: GameState, event: ev.FollowerDeployed) -> dict[str, Any]:
+def _barn_pointer(writer: Writer, state: GameState, x: int, y: int, location: str) -> dict[str, Any]:
     """JCloisterZone puts a barn on the tile whose north-west corner is the barn's crossing and
-    names that tile's field there."""
+    names that tile's field there (the barn at `location` of the tile at (x, y), ours)."""
     board = state.board
-    placed = board.at[(event.x, event.y)]
-    segment = placed.segment(event.location)
+    placed = board.at[(x, y)]
+    segment = placed.segment(location)
     for corner, (dx, dy) in (("NW", (0, 0)), ("NE", (1, 0)), ("SW", (0, 1)), ("SE", (1, 1))):
         mine = corner_field(board, placed.pos, corner)
-        at = (event.x + dx, event.y + dy)
+        at = (x + dx, y + dy)
         theirs = corner_field(board, at, "NW")
         if mine == segment and crossing_field(board, at) >= 0:
             return writer.pointer(state, *at, board.at[at].location(theirs))
-    raise JczExportError(f"no crossing for the barn on {event.location} of {(event.x, event.y)}")
+    raise JczExportError(f"no crossing for the barn on {location} of {(x, y)}")
 
 
 MAPPING = AbbeyMayor()
