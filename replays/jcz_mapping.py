@@ -42,6 +42,9 @@ class JczSet:
 
     code: ClassVar[str] = ""  # the registry's code
     tile_set: ClassVar[str] = ""  # JCloisterZone's id of its tiles, e.g. `traders-and-builders`
+    # Its key in a save's `setup.sets`: the tile set's id followed by its edition (`:1`), unless
+    # the id names no edition (`tunnel`); JCloisterZone loads the tile set whose id is the key.
+    set_key: ClassVar[str] = ""
     legacy_name: ClassVar[str] = ""  # its name in 4.x saves, where they name it
     elements: ClassVar[dict[str, Element]] = {}
     figures: ClassVar[dict[str, str]] = {}  # JCloisterZone's figure names (in meeple ids) -> ours
@@ -54,6 +57,10 @@ class JczSet:
     # Its decision steps JCloisterZone lists with the tile placements, and the tile placed there.
     placement_steps: ClassVar[dict[str, str]] = {}
     one_per_game: ClassVar[frozenset[str]] = frozenset()  # tags of tiles the pack holds once
+
+    def setup_key(self) -> str:
+        """Its key in a save's `setup.sets`, as the client writes it."""
+        return self.set_key or f"{self.tile_set}:1"
 
     # ---- reading a save
     def unsupported(self, save: JczSave) -> str | None:
