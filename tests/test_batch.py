@@ -19,6 +19,7 @@ from domain.readings import audit_variants, rule_set
 from domain.store import open_store
 from replays import records
 from replays.batch import AuditPart, Batch, Source, audit_task, run
+from replays.jcz import read_jcz, unsupported as save_unsupported
 from tests.reference import JCZ, require
 from tests.test_cli import carc
 
@@ -31,6 +32,7 @@ SET_MIXES = [
     ("base", "am"),
 ]
 SET_MIXES += [("base", "pd"), ("base", "tower"), ("base", "river", "ic", "am", "pd", "tower", "bcb", "tb")]
+SET_MIXES += [("base", "tunnel")]
 
 
 @pytest.fixture(scope="module")
@@ -66,7 +68,7 @@ def test_a_local_cluster_gives_exactly_the_rows_of_the_sequential_path(store: st
         str(s.originator_id): 1 + len(audit_variants(s.rules, {p.name for p in parts_for(s.expansions, ())}))
         for s in open_store(store, create=False).started_games()
     }
-    assert len(per_game) == 9 * len(ORDERS) and per_game == readings
+    assert len(per_game) == len(SET_MIXES) * len(ORDERS) and per_game == readings
     assert spread == alone
     assert {r.reading for r in alone.rows if not r.legal}  # some readings refuse some games
 
@@ -76,7 +78,7 @@ def test_carc_audit_writes_one_partition_per_chunk_that_duckdb_reads(store: str,
     code, stdout, err = carc("audit", "--all", "--db", store, "-o", str(out), "--workers", "1", "--json")
     assert code == 0, err
     summary = json.loads(stdout)
-    assert summary["games"] == 9 * len(ORDERS)
+    assert summary["games"] == len(SET_MIXES) * len(ORDERS)
     assert len(list(out.glob("part-*.parquet"))) == -(-summary["games"] // 25)
     rows = duckdb.execute(
         f"SELECT reading, count(*), sum(CAST(NOT legal AS INT)) FROM '{out}/*.parquet' GROUP BY 1"
@@ -100,7 +102,10 @@ def test_a_folder_with_bad_files_imports_the_good_ones_and_names_each_bad_one(tm
     (folder / "truncated.jcz").write_bytes(
         require(JCZ / "oracle" / "basic-p2-s200005.jcz").read_bytes()[:2000]
     )
-    unsupported = next(require(JCZ / "oracle-wave2").glob("*.jcz"))
+    # A game of sets the engine does not play yet (the wave-2 folder holds some it plays).
+    unsupported = next(
+        p for p in sorted(require(JCZ / "oracle-wave2").glob("*.jcz")) if save_unsupported(read_jcz(p))
+    )
     shutil.copy(unsupported, folder / "unsupported.jcz")
     (folder / "notes.txt").write_text("not a game")
     db = str(tmp_path / "s.sqlite")

@@ -53,6 +53,8 @@ SET_WORDS = (
     "river",
     "tower",
     "trader",
+    "tunnel",
+    "underpass",
     "volcano",
     "wagon",
 )

@@ -28,6 +28,8 @@ REFERENCE_GAMES = jcz_files("oracle") + jcz_files("oracle-natural")
 NATURAL_GAMES = jcz_files("oracle-natural")
 WAVE1_GAMES = jcz_files("oracle-wave1")
 FIXTURES = jcz_files("engine-tests", "*/*.jcz")
+# The sets after the first eight, each alone with the base game (2 and 3 players): one list a set.
+TUNNEL_GAMES = jcz_files("oracle-wave2", "basic_tunnel-*.jcz")
 
 # INDEX.md's restatement of the deleted JUnit tests: final points and the nonzero points by kind.
 LEGACY: dict[str, dict[str, tuple[int, dict[str, int]]]] = {
@@ -74,6 +76,19 @@ def test_wave1_game_agrees_with_jcloisterzone(path: Path) -> None:
     assert save.oracle is not None
     wanted = {"legal placements", "scores", "final points"} | ({"draws"} if save.oracle.draws else set())
     assert wanted <= set(result.checked)
+
+
+@pytest.mark.parametrize("path", TUNNEL_GAMES, ids=_name)
+def test_tunnel_game_agrees_with_jcloisterzone(path: Path) -> None:
+    """The Tunnel with the base game: its tokens, the roads they link and every score agree."""
+    result = check_file(require(path))
+    assert result.verdict == "agrees", _explain(result)
+    assert {"draws", "legal placements", "scores", "final points"} <= set(result.checked)
+    assert result.sets == ("base", "tunnel")
+
+
+def test_both_tunnel_games_are_there() -> None:
+    assert [p.name.split("-")[1] for p in TUNNEL_GAMES] == ["p2", "p3"]
 
 
 @pytest.mark.parametrize("path", NATURAL_GAMES, ids=_name)
