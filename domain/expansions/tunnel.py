@@ -13,7 +13,7 @@ in a step of its own once the action is decided, as JCloisterZone asks it.
 
 from __future__ import annotations
 
-from typing import Final, Literal, cast, get_args
+from typing import Final, Literal, get_args
 
 import msgspec
 
@@ -25,7 +25,7 @@ from domain.features import Feature
 from domain.geometry import N, S
 from domain.moves import Decision
 from domain.part import Part, ext, part_options
-from domain.rules import Options, RuleSet
+from domain.rules import Options
 from domain.state import GameState, Phase, segment_location
 from domain.tiles import TILES, Kind, Segment, TileType, tile_type
 
@@ -239,10 +239,6 @@ class TunnelPart(Part):
             if n != options.tunnel_tokens
         }
         return counts | super().readings(options)
-
-    def rule_of(self, event: Event, rules: RuleSet) -> str:
-        per_part = cast(TunnelOptions, self.options_of(rules)).tunnel_per_part
-        return "V-TUNNEL-PER-PART" if per_part else "R-TUNNEL-4"
 
     def start(self, state: GameState, event: ev.GameStarted) -> None:
         state.ext[NAME] = Tunnels(len(event.players), _settings(state).tunnel_tokens)
