@@ -69,7 +69,7 @@ class Feature:
 class FeatureGraph:
     """Union-find over segment ids, with feature data on the roots."""
 
-    __slots__ = ("features", "manned", "parent", "segment_tile")
+    __slots__ = ("features", "links", "manned", "parent", "segment_tile")
 
     def __init__(self) -> None:
         self.parent: list[int] = []
@@ -77,6 +77,7 @@ class FeatureGraph:
         self.segment_tile: list[int] = []  # placed-tile index of each segment
         # Roots that got a figure (`deploy`), some since emptied or merged: `figured` skips those.
         self.manned: set[int] = set()
+        self.links = 0  # pairs of ends a part linked (`link`): features change without a new segment
 
     def add_tile(self, tile: TileType, index: int) -> int:
         """Create one single-segment feature per segment of a tile; returns the first id."""
@@ -139,6 +140,12 @@ class FeatureGraph:
         feature = self.union(a, b)
         feature.open -= 2  # the shared edge was open on both sides
         return feature
+
+    def link(self, a: int, b: int) -> Feature:
+        """Join two road or city segments through an open end of each that a part links elsewhere
+        than across a tile edge; both ends close. Two segments of one feature only close them."""
+        self.links += 1
+        return self.join_edge(a, b)
 
     def roots(self) -> list[Feature]:
         return [f for f in self.features if f is not None]

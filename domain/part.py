@@ -6,13 +6,14 @@ state (`state.ext[part.name]`), and overrides only the hooks where it changes so
 hook defaults to "no change". The core calls the hooks of a game's parts in the registry's
 fixed order (`domain.expansions.PARTS`), at these points:
 
-* the fold (`state.evolve`): `start`, `begin_turn`, `begin_part`, `tile_placed`, `apply` (its
-  own events), `passed` (a pass at one of its steps), the part's scoring (`before_scoring`,
-  `scored_elsewhere`, `feature_scored`, `after_scoring`), `plan` (what comes after the part),
-  `final_feature` and `final_scoring` at the game's end, `followers_left` when followers leave
-  a feature, `freed` when another part's rule sends them home unscored in the scoring, `award`
-  and `farm_border` to change what a feature is worth to a player, `category` to name what it
-  scores as, `figures_off` and `take_off` for figures it keeps on the board off the features;
+* the fold (`state.evolve`): `start`, `begin_turn`, `begin_part`, `tile_as` (how a tile taken
+  into hand is played), `tile_placed`, `apply` (its own events), `passed` (a pass at one of its
+  steps), the part's scoring (`before_scoring`, `scored_elsewhere`, `feature_scored`,
+  `after_scoring`), `plan` (what comes after the part), `final_feature` and `final_scoring` at
+  the game's end, `followers_left` when followers leave a feature, `freed` when another part's
+  rule sends them home unscored in the scoring, `award` and `farm_border` to change what a
+  feature is worth to a player, `category` to name what it scores as, `figures_off` and
+  `take_off` for figures it keeps on the board off the features;
 * legal moves (`moves`): `placements` (more ways to place a tile), `may_refuse` and `refusal`
   (placements a part forbids, wherever a tile is placed: `moves.placement_refusal`),
   `action_commands` (more things to do after placing), `pending` (a decision the part waits for);
@@ -129,6 +130,12 @@ class Part:
 
     def begin_part(self, state: GameState) -> None:
         """A turn part starts: the current player holds a tile."""
+
+    def tile_as(self, state: GameState, tile: TileType) -> TileType:
+        """The tile type a tile is played as while this part is in play (`tile` as the catalogue,
+        or a part before this one, has it): the same, or a version of it with its segments or
+        their open ends drawn otherwise. Asked as a tile comes into a player's hand."""
+        return tile
 
     def tile_placed(self, state: GameState, placed: PlacedTile) -> None:
         """The held tile lies on the board now."""

@@ -33,6 +33,7 @@ SETS: Final[tuple[SetEntry, ...]] = (
     SetEntry("tower", "The Tower", ("tower",)),
     SetEntry("cult", "Cult Places", ("shrines",)),
     SetEntry("festival", "The Festival", ("festival",)),
+    SetEntry("tunnel", "The Tunnel", ("tunnel",)),
 )
 
 SET_CODES: Final[tuple[str, ...]] = tuple(entry.code for entry in SETS)

@@ -116,9 +116,9 @@ class GameState:
         self.turn = 0
         self.discarded: list[str] = []
         self.agenda: list[Entry] = []
-        # The features completed in this part, with the tile and the number of segments they were
-        # found for: only a tile or a part's new segment completes anything.
-        self.completed: tuple[PlacedTile | None, int, list[Feature]] = (None, 0, [])
+        # The features completed in this part, with the tile, the number of segments and of links
+        # they were found for: only a tile, a part's new segment or a part's link completes anything.
+        self.completed: tuple[PlacedTile | None, int, int, list[Feature]] = (None, 0, 0, [])
         # Answers computed from this version of the state; `evolve` starts a new one per event.
         self.memo: dict[str, Any] = {}
 
@@ -176,10 +176,11 @@ class GameState:
 
     def completions(self) -> list[Feature]:
         """Features completed in this part: by the tile placed, or by the parts' pieces (R-BASE-5)."""
-        placed, segments, found = self.completed
-        if placed is not self.placed or segments != len(self.board.graph.parent):
+        placed, segments, links, found = self.completed
+        graph = self.board.graph
+        if placed is not self.placed or segments != len(graph.parent) or links != graph.links:
             found = self._completions()
-            self.completed = (self.placed, len(self.board.graph.parent), found)
+            self.completed = (self.placed, len(graph.parent), graph.links, found)
         return found
 
     def _completions(self) -> list[Feature]:
@@ -220,7 +221,7 @@ def _started(state: GameState, e: ev.GameStarted) -> None:
     state.ext = {"figures": {}}  # the parts' figures in each player's supply, by kind
     for part in state.parts:
         part.start(state, e)
-    state.board.place(tile(e.start_tile), (0, 0), 0)  # R-BASE-2
+    state.board.place(tile_in_play(state, e.start_tile), (0, 0), 0)  # R-BASE-2
     state.phase = Phase.START
     state.turn_player = n - 1  # so the first normal turn is seat 0's
 
@@ -231,12 +232,21 @@ def begin_part(state: GameState, player: int, kind: str, tile_id: str, from_pile
     state.part = kind
     state.sitting = state.part_count
     state.current = player
-    state.tile = tile(tile_id)
+    state.tile = tile_in_play(state, tile_id)
     state.from_pile = from_pile
     state.placed = None
     state.phase = Phase.PLACE
     for part in state.hooks["begin_part"]:
         part.begin_part(state)
+
+
+def tile_in_play(state: GameState, tile_id: str) -> TileType:
+    """The tile type a tile id is played as in this game: the catalogue's, as the parts in play
+    may draw it otherwise (`Part.tile_as`)."""
+    found = tile(tile_id)
+    for part in state.hooks["tile_as"]:
+        found = part.tile_as(state, found)
+    return found
 
 
 def next_tiles(state: GameState, count: int = 1) -> tuple[str, ...]:
@@ -269,7 +279,7 @@ def take_from_pile(state: GameState, tiles: Sequence[str]) -> None:
 def _drawn(state: GameState, e: ev.TileDrawn) -> None:
     take_from_pile(state, (e.tile,))
     if state.phase == Phase.DISCARDED:  # the redraw stays in the same part (R-BASE-3)
-        state.tile = tile(e.tile)
+        state.tile = tile_in_play(state, e.tile)
         state.from_pile = True
         state.phase = Phase.PLACE
         return

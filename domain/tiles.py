@@ -166,7 +166,6 @@ def _parse_line(line: str, expansion: str) -> TileType:
     tile_id, count, edges, rest = line.split(None, 3)
     segments: list[Segment] = []
     cities: list[tuple[str, int]] = []
-    cloister_segment = -1
     tags: set[str] = set()
     for clause in (c.strip() for c in rest.split(";")):
         if " " not in clause and clause not in _BASE_KINDS:
@@ -175,23 +174,34 @@ def _parse_line(line: str, expansion: str) -> TileType:
         seg = _parse_segment(clause, cities)
         if seg.kind == Kind.CITY:
             cities.append((clause.split()[1], len(segments)))
-        if seg.kind == Kind.CLOISTER:
-            cloister_segment = len(segments)
         segments.append(seg)
-    segs = tuple(segments)
-    o0, o1, o2, o3 = (_orient(tile_id, edges, segs, q) for q in range(4))
+    return tile_type(tile_id, expansion, int(count), edges, tuple(segments), frozenset(tags))
+
+
+def tile_type(
+    tile_id: str,
+    expansion: str,
+    count: int,
+    edges: str,
+    segments: tuple[Segment, ...],
+    tags: frozenset[str],
+) -> TileType:
+    """A tile type from its parts, its four orientations and its features' seeds computed: a line
+    of the catalogue, or a part's own version of a tile (`domain.part.Part.tile_as`)."""
+    cloister_segment = max((i for i, seg in enumerate(segments) if seg.kind == Kind.CLOISTER), default=-1)
+    o0, o1, o2, o3 = (_orient(tile_id, edges, segments, q) for q in range(4))
     return TileType(
         id=tile_id,
         expansion=expansion,
-        count=int(count),
+        count=count,
         edges=edges,
-        segments=segs,
+        segments=segments,
         cloister_segment=cloister_segment,
-        tags=frozenset(tags),
+        tags=tags,
         orientations=(o0, o1, o2, o3),
         seeds=tuple(
             (seg.kind, len(seg.edges), seg.pennants, seg.borders, dict(Counter(seg.flags)) or None)
-            for seg in segs
+            for seg in segments
         ),
     )
 

@@ -175,6 +175,7 @@ XML: dict[str, tuple[str, str]] = {  # our set -> (XML file, the tile set JCZ's 
     "tower": ("tower.xml", "tower:1"),
     "cult": ("cult.xml", "cult/6"),
     "festival": ("festival.xml", "festival"),
+    "tunnel": ("tunnel.xml", "tunnel"),
 }
 _HALVES = {"NL": "Nw", "NR": "Ne", "EL": "En", "ER": "Es", "SL": "Se", "SR": "Sw", "WL": "Ws", "WR": "Wn"}
 # Tile elements that are one-word tags of ours (a monastery is our cloister segment).

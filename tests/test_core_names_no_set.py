@@ -78,6 +78,8 @@ SET_WORDS = (
     "shrine",
     "tower",
     "trader",
+    "tunnel",
+    "underpass",
     "volcano",
     "wagon",
 )

@@ -30,6 +30,7 @@ REFERENCE = [
     *jcz_files("oracle-natural"),
     *jcz_files("oracle-wave1"),
     *jcz_files("oracle-wave2", "basic_cult-*.jcz"),
+    *jcz_files("oracle-wave2", "basic_tunnel-*.jcz"),
 ]
 JCZ_RULES = rule_set(**JCZ_READING)
 SET_MIXES = [
@@ -45,6 +46,8 @@ SET_MIXES = [
     ("base", "am", "pd", "cult"),
     ("base", "festival"),
     ("base", "river", "ic", "am", "pd", "tower", "bcb", "tb", "festival"),
+    ("base", "tunnel"),
+    ("base", "am", "pd", "tb", "tunnel"),  # the underpasses as mouths, a builder's two parts
 ]
 
 

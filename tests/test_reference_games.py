@@ -32,6 +32,8 @@ FIXTURES = jcz_files("engine-tests", "*/*.jcz")
 CULT_GAMES = jcz_files("oracle-wave2", "basic_cult-*.jcz")
 # The Festival alone with the base game, 2 and 3 players (`oracle-wave2`).
 FESTIVAL_GAMES = jcz_files("oracle-wave2", "basic_festival-*.jcz")
+# The sets after the first eight, each alone with the base game (2 and 3 players): one list a set.
+TUNNEL_GAMES = jcz_files("oracle-wave2", "basic_tunnel-*.jcz")
 
 # INDEX.md's restatement of the deleted JUnit tests: final points and the nonzero points by kind.
 LEGACY: dict[str, dict[str, tuple[int, dict[str, int]]]] = {
@@ -97,6 +99,19 @@ def test_festival_game_agrees_with_jcloisterzone(path: Path) -> None:
     assert result.verdict == "agrees", _explain(result)
     assert {"draws", "legal placements", "scores", "final points"} <= set(result.checked)
     assert result.sets == ("base", "festival")
+
+
+@pytest.mark.parametrize("path", TUNNEL_GAMES, ids=_name)
+def test_tunnel_game_agrees_with_jcloisterzone(path: Path) -> None:
+    """The Tunnel with the base game: its tokens, the roads they link and every score agree."""
+    result = check_file(require(path))
+    assert result.verdict == "agrees", _explain(result)
+    assert {"draws", "legal placements", "scores", "final points"} <= set(result.checked)
+    assert result.sets == ("base", "tunnel")
+
+
+def test_both_tunnel_games_are_there() -> None:
+    assert [p.name.split("-")[1] for p in TUNNEL_GAMES] == ["p2", "p3"]
 
 
 @pytest.mark.parametrize("path", NATURAL_GAMES, ids=_name)
