@@ -358,7 +358,6 @@ def replay_jcz(
     state = game.state
     placed = False  # a tile placed since the last COMMIT: that COMMIT ends a turn part
     for index, message in enumerate(save.replay):
-        _answer_unasked(game, mappings)
         reader.index = index
         placed = placed or message.type == "PLACE_TILE"
         try:
@@ -392,19 +391,10 @@ def replay_jcz(
             raise JczRefused(f"message {index} ({message.type}) refused: {e}", index) from e
         for mapping in mappings:
             mapping.executed(reader, index, message, seat, command)
-    _answer_unasked(game, mappings)
     return game
 
 
 _PLACING = frozenset({"place", *PLACEMENT_STEPS})  # the steps JCloisterZone lists placements at
-
-
-def _answer_unasked(game: Game, mappings: tuple[JczSet, ...]) -> None:
-    """Decisions JCloisterZone takes without a message (a choice it always makes the same way):
-    each asked of the sets in play until none is due."""
-    while (decision := expected_step(game.state)) is not None:
-        if not any(mapping.answer_unasked(game, decision) for mapping in mappings):
-            return
 
 
 # JCloisterZone's figure names (in meeple ids like ``0.big.1``) -> ours, every set's.

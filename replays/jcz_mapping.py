@@ -15,7 +15,6 @@ from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
 if TYPE_CHECKING:
     from domain import events as ev
-    from domain.aggregate import Game
     from domain.commands import Command
     from domain.moves import Decision
     from domain.state import GameState
@@ -81,10 +80,6 @@ class JczSet:
         """The outcome JCloisterZone drew where one of this set's draws of chance is due (`message`:
         the one being played), if the draw is this set's."""
         return None
-
-    def answer_unasked(self, game: Game, decision: Decision) -> bool:
-        """Decide what JCloisterZone decides without a message (True if it did)."""
-        return False
 
     def placement_options(self, state: GameState, step: str) -> list[tuple[int, int, int]]:
         """The placements on offer at one of its `placement_steps`, as JCloisterZone lists them."""

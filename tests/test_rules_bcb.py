@@ -664,6 +664,28 @@ def test_R_CASTLE_7_several_completions_owner_chooses_one() -> None:
     assert awards_of(game, "castle") == [(ANN, 4)]
 
 
+@pytest.mark.parametrize("best", [False, True])
+def test_JCZ_CASTLE_TARGET_the_castle_takes_the_most_valuable_completion_unasked(best: bool) -> None:
+    """JCZ-3's choice: under JCloisterZone's reading nobody is asked which of several fief
+    completions the castle scores: it takes the most valuable (the two-tile city's 4, not the
+    road's 3); otherwise its owner chooses (R-CASTLE-7) and may take the road."""
+    pile = ["BA/LR", "BA/C", "BA/L", "BA/CRRR", "BA/LR", *FILL]
+    game = castle_at_start(pile, rules=rule_set(castle_target_best=best))
+    turn(game, 1, 0, 90)
+    turn(game, -1, -1, 180)
+    turn(game, 1, 1)
+    game.execute(ANN, PlaceTile(x=-1, y=0, rotation=0))
+    game.execute(ANN, Pass())
+    if best:
+        assert expected_step(game.state) != Decision("castle-target", ANN)
+        assert events_of(game, cs.CastleTargetChosen) == []
+        assert awards_of(game, "castle") == [(ANN, 4)]
+    else:
+        assert expected_step(game.state) == Decision("castle-target", ANN)
+        game.execute(ANN, cs.ChooseCastleTarget(x=-1, y=0, location="E"))
+        assert awards_of(game, "castle") == [(ANN, 3)]
+
+
 def test_R_CASTLE_8_neighbouring_castles_chain() -> None:
     # Castle A (Ann) at (0,-1)/(0,0); castle B (Bob) at (0,-2)/(1,-2), whose fief (0..1, -3..-1)
     # holds A's tile (0,-1). A road completed at y=0 scores A, and B scores the same.

@@ -237,7 +237,7 @@ def _may_score(state: GameState, castle: Castle) -> bool:
 
 def target_pending(state: GameState) -> tuple[int, list[Feature]] | None:
     """A castle whose owner must pick among several fief completions (R-CASTLE-7)."""
-    if not state.has(NAME):
+    if not state.has(NAME) or _settings(state).castle_target_best:
         return None
     for index, hits in candidates(state):
         if len(hits) > 1 and index not in castles(state).targets:
@@ -280,6 +280,10 @@ class CastleOptions(Options, frozen=True, kw_only=True, forbid_unknown_fields=Tr
     its owner asked; players asked round the table from the tile's placer, one castle each; a
     pass ends the asking for everyone. Off: each majority holder decides for each city (R-CASTLE-3)."""
 
+    castle_target_best: bool = False
+    """JCZ-CASTLE-TARGET (JCZ-3): when several fief features complete at once, the castle scores
+    the most valuable of them, nobody asked; off, its owner chooses (R-CASTLE-7)."""
+
 
 def _settings(state: GameState) -> CastleOptions:
     found: CastleOptions = part_options(state, NAME)
@@ -294,6 +298,7 @@ class CastlesPart(Part):
         "V-CASTLE-ENDS": "castle_ends",
         "V-CASTLE-SAME-TURN": "castle_same_turn",
         "JCZ-CASTLE-OFFER": "castle_turn_order",
+        "JCZ-CASTLE-TARGET": "castle_target_best",
     }
     events = (CastleBuilt, CastleTargetChosen)
     commands = (ChooseCastle, ChooseCastleTarget)
@@ -427,9 +432,12 @@ class CastlesPart(Part):
         scored: list[tuple[Castle, int]] = []
         for index, hits in own.triggered:
             castle = own.all[index]
-            chosen = own.targets.get(index)
-            target = next((f for f in hits if f.id == chosen), hits[0])
-            value, _ = feature_value(state, target, completed=True)
+            if _settings(state).castle_target_best:  # JCZ-CASTLE-TARGET: the most valuable, unasked
+                value = max(feature_value(state, f, completed=True)[0] for f in hits)
+            else:
+                chosen = own.targets.get(index)
+                target = next((f for f in hits if f.id == chosen), hits[0])
+                value, _ = feature_value(state, target, completed=True)
             scored.append((castle, value))
         own.triggered = []
         while scored:

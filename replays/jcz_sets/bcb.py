@@ -10,9 +10,8 @@ import msgspec
 from domain.commands import Command
 from domain.expansions.bazaars import Bid, Buy, ChooseBazaarTile, Sell, bazaars
 from domain.expansions.bridges import PlaceBridge
-from domain.expansions.castles import ChooseCastle, ChooseCastleTarget, target_pending
-from domain.moves import Decision, feature_handle
-from domain.state import GameState, feature_value
+from domain.expansions.castles import ChooseCastle
+from domain.state import GameState
 from domain.tiles import TileType
 from replays.jcz_format import JczMessage, JczPointer, JczRefused
 from replays.jcz_mapping import Element, JczSet
@@ -20,7 +19,6 @@ from replays.jcz_names import location_name
 
 if TYPE_CHECKING:
     from domain import events as ev
-    from domain.aggregate import Game
     from replays.jcz import SaveReader
     from replays.jcz_draws import DrawWalk
     from replays.jcz_export import Writer
@@ -42,6 +40,7 @@ class BridgesCastlesBazaars(JczSet):
         "bazaar_choice_moves_on": True,
         "bridge_on_neighbours": False,  # JCZ-4
         "castle_turn_order": True,  # JCZ-CASTLE-OFFER
+        "castle_target_best": True,  # JCZ-CASTLE-TARGET: JCloisterZone never asks (JCZ-3)
     }
     score_names = {"castle": "castle"}
     not_scores = frozenset({"bazaar"})  # the auction's own events, not a turn part's score
@@ -64,18 +63,6 @@ class BridgesCastlesBazaars(JczSet):
             return Buy() if payload["value"] == "BUY" else Sell()
         return None
 
-    def answer_unasked(self, game: Game, decision: Decision) -> bool:
-        """A castle scores its most valuable completion: JCloisterZone does not ask (JCZ-3, R-CASTLE-7)."""
-        if decision.step != "castle-target":
-            return False
-        state = game.state
-        pending = target_pending(state)
-        assert pending is not None
-        best = max(pending[1], key=lambda f: feature_value(state, f, completed=True)[0])
-        x, y, location = feature_handle(state, best.id)
-        game.execute(decision.player, ChooseCastleTarget(x=x, y=y, location=location))
-        return True
-
     def messages(
         self, writer: Writer, state: GameState, seat: int, command: Command, event: ev.Event
     ) -> bool:
@@ -90,8 +77,6 @@ class BridgesCastlesBazaars(JczSet):
         elif isinstance(command, ChooseCastle):
             where = writer.pointer(state, command.x, command.y, command.location)
             send("PLACE_TOKEN", seat, {"token": "CASTLE", "pointer": where})
-        elif isinstance(command, ChooseCastleTarget):
-            pass  # JCloisterZone decides it alone (JCZ-3); the re-import checks it chose the same
         elif isinstance(command, ChooseBazaarTile):
             send("BAZAAR_BID", seat, {"supplyIndex": command.index, "price": command.bid})
         elif isinstance(command, Bid):
