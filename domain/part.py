@@ -12,7 +12,8 @@ fixed order (`domain.expansions.PARTS`), at these points:
   `final_feature` and `final_scoring` at the game's end, `followers_left` when followers leave
   a feature, `award` and `farm_border` to change what a feature is worth to a player;
 * legal moves (`moves`): `placements` (more ways to place a tile), `action_commands` (more
-  things to do after placing), `pending` (a decision the part waits for);
+  things to do after placing), `before_action` (a decision as soon as the tile lies, before the
+  action step), `pending` (a decision the part waits for);
 * the sequencer (`turns`): `automatic` (an event the part records by itself), `is_live` and
   `agenda_event` for its agenda items;
 * commands (`decide`): `decide` for the commands it owns.
@@ -271,9 +272,16 @@ class Part:
         """A decision this part waits for now, if any."""
         return None
 
+    def before_action(self, state: GameState) -> Decision | None:
+        """A decision this part asks for as soon as the tile lies, before the action step and
+        before any other part's decision (`pending`), if any."""
+        return None
+
     # ---- the sequencer
     def automatic(self, state: GameState) -> Event | None:
-        """An event this part records by itself now (in its own phase), if any."""
+        """An event this part records by itself now, if any: between turn parts (`INTERLUDE`) once
+        nobody is asked anything; once a tile lies (`ACTION`, `ACTION_DONE`) and once a turn part
+        has scored (`PART_OVER`), before anybody is asked."""
         return None
 
     def is_live(self, state: GameState, entry: Entry) -> bool:

@@ -242,7 +242,7 @@ def jcz_setup(started: ev.GameStarted) -> dict[str, Any]:
         name: value for (name, value), switches in JCZ_RULE_SWITCHES.items() if _applies(rules, switches)
     }
     return {
-        "sets": {f"{MAPPINGS[code].tile_set}:1": 1 for code in started.expansions},
+        "sets": {f"{MAPPINGS[code].tile_set}{MAPPINGS[code].edition}": 1 for code in started.expansions},
         "elements": elements,
         "rules": {name: value for name, value in chosen.items() if JCZ_RULE_DEFAULTS.get(name) != value},
         "timer": None,

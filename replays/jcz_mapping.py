@@ -43,6 +43,9 @@ class JczSet:
     code: ClassVar[str] = ""  # the registry's code
     tile_set: ClassVar[str] = ""  # JCloisterZone's id of its tiles, e.g. `traders-and-builders`
     legacy_name: ClassVar[str] = ""  # its name in 4.x saves, where they name it
+    # What the client writes after the tile set's id in `setup.sets`: its edition, or nothing for
+    # a set JCloisterZone knows in one edition only (`goldmines`), whose key then has none.
+    edition: ClassVar[str] = ":1"
     elements: ClassVar[dict[str, Element]] = {}
     figures: ClassVar[dict[str, str]] = {}  # JCloisterZone's figure names (in meeple ids) -> ours
     # A setup rule's (name, value) -> the switches of ours it sets (`domain.readings`).

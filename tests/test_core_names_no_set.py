@@ -44,6 +44,7 @@ SET_WORDS = (
     "cathedral",
     "dragon",
     "fairy",
+    "gold",
     "goods",
     "inn",
     "mayor",
