@@ -31,6 +31,7 @@ SET_MIXES = [
     ("base", "am"),
 ]
 SET_MIXES += [("base", "pd"), ("base", "tower"), ("base", "river", "ic", "am", "pd", "tower", "bcb", "tb")]
+SET_MIXES += [("base", "gold")]
 
 
 @pytest.fixture(scope="module")

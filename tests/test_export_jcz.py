@@ -29,6 +29,7 @@ REFERENCE = [
     *jcz_files("oracle"),
     *jcz_files("oracle-natural"),
     *jcz_files("oracle-wave1"),
+    *jcz_files("oracle-wave2", "basic_gold-*.jcz"),
 ]
 JCZ_RULES = rule_set(**JCZ_READING)
 SET_MIXES = [
@@ -40,6 +41,8 @@ SET_MIXES = [
     ("base", "pd"),
     ("base", "tower"),
     ("base", "river", "ic", "am", "pd", "tower", "bcb", "tb"),
+    ("base", "gold"),
+    ("base", "river", "ic", "am", "pd", "tower", "bcb", "tb", "gold"),
 ]
 
 

@@ -56,11 +56,7 @@ def _since(game: Game, kind: type[Event]) -> list[Event]:
 
 
 def _where(events: list[Event]) -> list[tuple[str, int, int, int]]:
-    return [
-        (type(e).__name__, e.player, e.x, e.y)  # type: ignore[attr-defined]
-        for e in events
-        if isinstance(e, GoldPlaced | GoldTaken)
-    ]
+    return [(type(e).__name__, e.player, e.x, e.y) for e in events if isinstance(e, GoldPlaced | GoldTaken)]
 
 
 # ----------------------------------------------------------------- the tiles
