@@ -7,6 +7,7 @@ The start tile BA/RCr lies at (0,0): city N, road E+W, field S. Ann plays first,
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 
@@ -22,7 +23,9 @@ from domain.readings import rule_set
 from domain.replay import check, replay
 from domain.rules import RuleSet
 from domain.tiles import TILES, draw_pile
+from replays.jcz import jcz_rules, replay_jcz
 from replays.jcz_export import JczExportError, export_jcz, jcz_document
+from tests.jcz_saves import commit, decode, pass_, place, save
 
 ANN, BOB = 0, 1
 
@@ -397,3 +400,27 @@ def test_JCZ_GOLD_SHARE_a_bar_a_player_chose_cannot_be_exported() -> None:
     game.execute(BOB, TakeGold(x=-1, y=-1))
     with pytest.raises(JczExportError):
         export_jcz(list(game.pending))
+
+
+def _gold_save(element: bool, token: bool) -> dict[str, Any]:
+    """Ann's BA/RFr east of the start tile, Bob's GO/LCc at (1,-1) touching both; with `token`,
+    Bob's second bar on the start tile as JCloisterZone's client sends it."""
+    log = [place(0, "BA/RFr", 1, 0), pass_(0), commit(0), place(1, "GO/LCc", 1, -1)]
+    if token:
+        log.append({"type": "PLACE_TOKEN", "payload": {"token": "GOLD", "pointer": [0, 0]}, "player": 1})
+    log += [pass_(1), commit(1)]
+    elements = {"small-follower": 7, "farmers": True, **({"gold": True} if element else {})}
+    return save(log, ["BA/RFr", "GO/LCc", "BA/L"], sets={"basic:1": 1, "goldmines": 1}, elements=elements)
+
+
+def test_R_GOLD_2_a_saves_gold_token_is_the_players_choice_of_the_second_bar() -> None:
+    game = replay_jcz(decode(_gold_save(element=True, token=True)), ["BA/RFr", "GO/LCc", "BA/L"])
+    assert _where(list(game.collect_events())) == [("GoldPlaced", BOB, 1, -1), ("GoldPlaced", BOB, 0, 0)]
+
+
+def test_R_GOLD_1_without_the_gold_element_the_gold_tiles_are_plain_tiles() -> None:
+    document = decode(_gold_save(element=False, token=False))
+    assert "gold" in jcz_rules(document).without
+    game = replay_jcz(document, ["BA/RFr", "GO/LCc", "BA/L"])
+    assert not game.state.has("gold")
+    assert _where(list(game.collect_events())) == []
