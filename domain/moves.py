@@ -14,6 +14,7 @@ from domain.tiles import Kind
 
 if TYPE_CHECKING:
     from domain.errors import RuleViolation
+    from domain.features import Feature
     from domain.part import Part, Standing
     from domain.tiles import TileType
 
@@ -39,8 +40,13 @@ def _expected_step(state: GameState) -> Decision | None:
     phase = state.phase
     if phase == Phase.PLACE:
         return Decision("place", state.current)
-    if phase == Phase.ACTION and action_open(state):
-        return Decision("action", state.current)
+    if phase == Phase.ACTION:
+        for part in state.hooks["before_action"]:
+            decision = part.before_action(state)
+            if decision is not None:
+                return decision
+        if action_open(state):
+            return Decision("action", state.current)
     if phase in (Phase.ACTION, Phase.ACTION_DONE, Phase.INTERLUDE, Phase.START, Phase.PART_OVER):
         for part in state.hooks["pending"]:
             decision = part.pending(state)
@@ -189,6 +195,12 @@ def sealed_roots(state: GameState) -> set[int]:
     if not hooks:
         return set()
     return {root for part in hooks for root in part.sealed(state)}
+
+
+def sealed_reach(state: GameState, feature: Feature) -> list[tuple[int, int]] | None:
+    """The tiles a sealed feature reaches when it scores, as the part that sealed it says."""
+    hooks = state.hooks["reach"]
+    return next((sorted(r) for part in hooks if (r := part.reach(state, feature)) is not None), None)
 
 
 def figures_off(state: GameState) -> list[tuple[Part, Standing]]:

@@ -16,7 +16,8 @@ fixed order (`domain.expansions.PARTS`), at these points:
   `take_off` for figures it keeps on the board off the features;
 * legal moves (`moves`): `placements` (more ways to place a tile), `may_refuse` and `refusal`
   (placements a part forbids, wherever a tile is placed: `moves.placement_refusal`),
-  `action_commands` (more things to do after placing), `pending` (a decision the part waits for);
+  `action_commands` (more things to do after placing), `before_action` (a decision as soon as
+  the tile lies, before the action step), `pending` (a decision the part waits for);
 * the sequencer (`turns`): `automatic` (an event the part records by itself), `is_live` and
   `agenda_event` for its agenda items;
 * commands (`decide`): `decide` for the commands it owns;
@@ -277,6 +278,11 @@ class Part:
         taken from them (its followers there have become something else)."""
         return ()
 
+    def reach(self, state: GameState, feature: Feature) -> Collection[Pos] | None:
+        """The tiles a feature this part has sealed reaches when it scores (an area of its own), if
+        this part's: None leaves it to the others."""
+        return None
+
     def figures_off(self, state: GameState) -> list[Standing]:
         """Figures this part keeps on the board outside the features: (x, y, location, owner, kind)."""
         return []
@@ -320,6 +326,11 @@ class Part:
         """A decision this part waits for now, if any."""
         return None
 
+    def before_action(self, state: GameState) -> Decision | None:
+        """A decision this part asks for as soon as the tile lies, before the action step and
+        before any other part's decision (`pending`), if any."""
+        return None
+
     # ---- the sequencer
     def chance(self, state: GameState) -> tuple[Event, ...]:
         """A draw of chance the part makes now (a die, a token from a bag): the events it may record,
@@ -327,7 +338,9 @@ class Part:
         return ()
 
     def automatic(self, state: GameState) -> Event | None:
-        """An event this part records by itself now (in its own phase), if any."""
+        """An event this part records by itself now, if any: between turn parts (`INTERLUDE`) once
+        nobody is asked anything; once a tile lies (`ACTION`, `ACTION_DONE`) and once a turn part
+        has scored (`PART_OVER`), before anybody is asked."""
         return None
 
     def is_live(self, state: GameState, entry: Entry) -> bool:

@@ -34,6 +34,7 @@ SETS: Final[tuple[SetEntry, ...]] = (
     SetEntry("cult", "Cult Places", ("shrines",)),
     SetEntry("festival", "The Festival", ("festival",)),
     SetEntry("tunnel", "The Tunnel", ("tunnel",)),
+    SetEntry("gold", "The Goldmines", ("gold",)),
 )
 
 SET_CODES: Final[tuple[str, ...]] = tuple(entry.code for entry in SETS)

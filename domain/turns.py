@@ -2,7 +2,8 @@
 
 `automatic_event` looks at the state and returns the next event nobody decides (a draw, a
 discard, the end of a turn part, the next item of the agenda, a part's own step, the end of the
-game), or None when a player must act.
+game), or None when a player must act. A part's own steps once a tile lies and once a turn part
+has scored come before any decision; between turn parts, only once nobody is asked.
 """
 
 from __future__ import annotations
@@ -39,6 +40,11 @@ def automatic_event(state: GameState) -> ev.Event | Chance | None:
             return due
     phase = state.phase
     gid, version = state.id, state.version + 1
+    if phase == Phase.ACTION or phase == Phase.ACTION_DONE or phase == Phase.PART_OVER:
+        for part in state.hooks["automatic"]:  # a part's own step comes before any decision
+            event = part.automatic(state)
+            if event is not None:
+                return event
     if phase == Phase.START or phase == Phase.PART_OVER:
         if expected_step(state) is not None:  # a part's decision before what comes next
             return None

@@ -38,6 +38,7 @@ SET_MIXES += [
 ]
 SET_MIXES += [("base", "festival")]
 SET_MIXES += [("base", "tunnel")]
+SET_MIXES += [("base", "gold")]
 
 
 @pytest.fixture(scope="module")

@@ -176,6 +176,7 @@ XML: dict[str, tuple[str, str]] = {  # our set -> (XML file, the tile set JCZ's 
     "cult": ("cult.xml", "cult/6"),
     "festival": ("festival.xml", "festival"),
     "tunnel": ("tunnel.xml", "tunnel"),
+    "gold": ("goldmines.xml", "goldmines"),
 }
 _HALVES = {"NL": "Nw", "NR": "Ne", "EL": "En", "ER": "Es", "SL": "Se", "SR": "Sw", "WL": "Ws", "WR": "Wn"}
 # Tile elements that are one-word tags of ours (a monastery is our cloister segment).
@@ -186,6 +187,7 @@ _TAGS = {
     "tower": "tower",
     "bazaar": "bazaar",
     "festival": "festival",
+    "goldmine": "gold",
 }
 
 Edges = frozenset[str]

@@ -67,6 +67,7 @@ SET_WORDS = (
     "dragon",
     "fairy",
     "festival",
+    "gold",
     "goods",
     "heretic",
     "inn",

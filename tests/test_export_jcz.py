@@ -31,6 +31,7 @@ REFERENCE = [
     *jcz_files("oracle-wave1"),
     *jcz_files("oracle-wave2", "basic_cult-*.jcz"),
     *jcz_files("oracle-wave2", "basic_tunnel-*.jcz"),
+    *jcz_files("oracle-wave2", "basic_gold-*.jcz"),
 ]
 JCZ_RULES = rule_set(**JCZ_READING)
 SET_MIXES = [
@@ -48,6 +49,8 @@ SET_MIXES = [
     ("base", "river", "ic", "am", "pd", "tower", "bcb", "tb", "festival"),
     ("base", "tunnel"),
     ("base", "am", "pd", "tb", "tunnel"),  # the underpasses as mouths, a builder's two parts
+    ("base", "gold"),
+    ("base", "river", "ic", "am", "pd", "tower", "bcb", "tb", "gold"),
 ]
 
 

@@ -27,6 +27,8 @@ from tests.reference import JCZ, jcz_files, require
 REFERENCE_GAMES = jcz_files("oracle") + jcz_files("oracle-natural")
 NATURAL_GAMES = jcz_files("oracle-natural")
 WAVE1_GAMES = jcz_files("oracle-wave1")
+# The sets added one by one after the first eight: each alone with the base game, which must agree.
+WAVE2_GAMES = jcz_files("oracle-wave2", "basic_gold-*.jcz")
 FIXTURES = jcz_files("engine-tests", "*/*.jcz")
 # The sets of wave 2 the engine plays, each alone with the base game (2 and 3 players).
 CULT_GAMES = jcz_files("oracle-wave2", "basic_cult-*.jcz")
@@ -66,6 +68,15 @@ def test_reference_game_agrees_with_jcloisterzone(path: Path) -> None:
     # The file name says the sets: basic, basic_bcb, basic_bcb_tb.
     named = path.name.split("-")[0].split("_")
     assert result.sets == tuple("base" if n == "basic" else n for n in named)
+
+
+@pytest.mark.parametrize("path", WAVE2_GAMES, ids=_name)
+def test_wave2_game_agrees_with_jcloisterzone(path: Path) -> None:
+    """Each set of the second wave alone with the base game, once the engine plays it: turn by
+    turn, with JCloisterZone's draws."""
+    result = check_file(require(path))
+    assert result.verdict == "agrees", _explain(result)
+    assert result.checked == ("draws", "legal placements", "scores", "final points")
 
 
 @pytest.mark.parametrize("path", WAVE1_GAMES, ids=_name)

@@ -331,6 +331,10 @@ class CastlesPart(Part):
         "castle": MarkStyle(shape=Shape(tag="rect", fill="none", stroke="#333", stroke_width=3, dash="6 3"))
     }
 
+    def reach(self, state: GameState, feature: Feature) -> frozenset[Pos] | None:
+        """A castle reaches its fief (R-CASTLE-6)."""
+        return next((c.fief for c in castles(state).all if c.feature == feature.id), None)
+
     def sealed(self, state: GameState) -> set[int]:
         """A castle's knights have become a castle: nothing of another part's joins, takes or moves
         them (R-CASTLE-2)."""
