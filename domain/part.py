@@ -74,6 +74,8 @@ class Part:
     options: ClassVar[type[Options] | None] = None  # its switches, if it has any
     # Its yes/no switches by the id of the reading they stand for (V-…, JCZ-…): the audit flips them.
     switches: ClassVar[dict[str, str]] = {}
+    # Readings that are one value of a switch with several (V-…): id -> (switch, its value).
+    choices: ClassVar[dict[str, tuple[str, Any]]] = {}
     # Its events that open a turn part, and what that part is called (`carc explain`).
     part_starts: ClassVar[dict[type[Event], str]] = {}
     # Decision steps of its own that belong to the turn's action: what may be done in the action
@@ -140,6 +142,11 @@ class Part:
 
     def feature_scored(self, state: GameState, feature: Feature) -> None:
         """A completed feature scored (before its followers went home)."""
+
+    def converted(self, state: GameState, feature: Feature) -> bool:
+        """True if this part made a completed feature something else than its kind (a city a
+        piece of its own): it no longer counts as a road or city where features are counted."""
+        return False
 
     def after_scoring(self, state: GameState, version: int) -> None:
         """The turn part's completions scored."""

@@ -387,6 +387,18 @@ def _game_ended(state: GameState, e: ev.GameEnded) -> None:
     state.phase = Phase.OVER
 
 
+def converted(state: GameState, feature: Feature) -> bool:
+    """Whether a part made the completed feature something else than its kind (`Part.converted`)."""
+    return any(part.converted(state, feature) for part in state.hooks["converted"])
+
+
+def completed_features(state: GameState, kind: Kind) -> list[Feature]:
+    """Every completed feature of `kind` on the board, less those a part made something else."""
+    return [
+        f for f in state.board.graph.roots() if f.kind == kind and f.open == 0 and not converted(state, f)
+    ]
+
+
 def feature_value(state: GameState, feature: Feature, *, completed: bool) -> tuple[int, Parts]:
     """A road, city or cloister's value, completed (R-BASE-5) or at the end (R-BASE-8), as the
     parts in play change it."""

@@ -365,6 +365,10 @@ class CastlesPart(Part):
     def before_scoring(self, state: GameState) -> None:
         castles(state).triggered = candidates(state)
 
+    def converted(self, state: GameState, feature: Feature) -> bool:
+        """A castle is no city any more (R-AM-4, R-KR-6)."""
+        return feature.id in castles(state).roots
+
     def scored_elsewhere(self, state: GameState, feature: Feature) -> bool:
         """A city converted in this part is not scored; the knights of those who declined go home."""
         own = castles(state)
