@@ -30,7 +30,11 @@ SET_MIXES = [
     ("base", "river"),
     ("base", "am"),
 ]
-SET_MIXES += [("base", "pd"), ("base", "tower"), ("base", "river", "ic", "am", "pd", "tower", "bcb", "tb")]
+SET_MIXES += [
+    ("base", "pd"),
+    ("base", "tower"),
+    ("base", "river", "ic", "am", "pd", "tower", "bcb", "tb", "kr"),
+]
 
 
 @pytest.fixture(scope="module")

@@ -39,7 +39,8 @@ SET_MIXES = [
     ("base", "am"),
     ("base", "pd"),
     ("base", "tower"),
-    ("base", "river", "ic", "am", "pd", "tower", "bcb", "tb"),
+    ("base", "kr"),
+    ("base", "river", "ic", "am", "pd", "tower", "bcb", "tb", "kr"),
 ]
 
 

@@ -27,6 +27,8 @@ from tests.reference import JCZ, jcz_files, require
 REFERENCE_GAMES = jcz_files("oracle") + jcz_files("oracle-natural")
 NATURAL_GAMES = jcz_files("oracle-natural")
 WAVE1_GAMES = jcz_files("oracle-wave1")
+# The sets after the first eight, each alone with the base game, as each is added: they must agree.
+WAVE2_GAMES = [*jcz_files("oracle-wave2", "basic_kr-*.jcz")]
 FIXTURES = jcz_files("engine-tests", "*/*.jcz")
 
 # INDEX.md's restatement of the deleted JUnit tests: final points and the nonzero points by kind.
@@ -74,6 +76,17 @@ def test_wave1_game_agrees_with_jcloisterzone(path: Path) -> None:
     assert save.oracle is not None
     wanted = {"legal placements", "scores", "final points"} | ({"draws"} if save.oracle.draws else set())
     assert wanted <= set(result.checked)
+
+
+@pytest.mark.parametrize("path", WAVE2_GAMES, ids=_name)
+def test_wave2_game_agrees_with_jcloisterzone(path: Path) -> None:
+    """Each set of the second wave the engine plays, alone with the base game: every turn part,
+    the draws, the final points (King & Robber: `basic_kr-*`)."""
+    result = check_file(require(path))
+    assert result.verdict == "agrees", _explain(result)
+    assert {"draws", "legal placements", "scores", "final points"} <= set(result.checked)
+    named = path.name.split("-")[0].split("_")
+    assert result.sets == tuple("base" if n == "basic" else n for n in named)
 
 
 @pytest.mark.parametrize("path", NATURAL_GAMES, ids=_name)
