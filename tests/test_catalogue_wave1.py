@@ -173,6 +173,7 @@ XML: dict[str, tuple[str, str]] = {  # our set -> (XML file, the tile set JCZ's 
     "am": ("abbey_and_mayor.xml", "abbey-and-mayor:1"),
     "pd": ("princess_and_dragon.xml", "princess-and-dragon:1"),
     "tower": ("tower.xml", "tower:1"),
+    "kr": ("king_and_robber.xml", "king-and-robber:1"),
 }
 _HALVES = {"NL": "Nw", "NR": "Ne", "EL": "En", "ER": "Es", "SL": "Se", "SR": "Sw", "WL": "Ws", "WR": "Wn"}
 # Tile elements that are one-word tags of ours (a monastery is our cloister segment).

@@ -29,6 +29,7 @@ REFERENCE = [
     *jcz_files("oracle"),
     *jcz_files("oracle-natural"),
     *jcz_files("oracle-wave1"),
+    *jcz_files("oracle-wave2", "basic_kr-*.jcz"),
 ]
 JCZ_RULES = rule_set(**JCZ_READING)
 SET_MIXES = [
