@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, NamedTuple
 
 from domain.commands import Command, Deploy, Pass, PlaceTile
-from domain.state import UNSET, GameState, Phase
+from domain.state import UNSET, GameState, Phase, sealed_roots as sealed_roots
 from domain.tiles import Kind
 
 if TYPE_CHECKING:
@@ -187,14 +187,6 @@ def tile_blocked(state: GameState, pos: tuple[int, int]) -> bool:
 def kept_off(state: GameState, pos: tuple[int, int], mover: Part) -> bool:
     """Whether a part keeps `mover`'s neutral figure off the tile at `pos`."""
     return any(part.keeps_off(state, pos) for part in state.hooks["keeps_off"] if part is not mover)
-
-
-def sealed_roots(state: GameState) -> set[int]:
-    """Feature roots a part has sealed: no other part's figure joins, leaves or is taken from them."""
-    hooks = state.hooks["sealed"]
-    if not hooks:
-        return set()
-    return {root for part in hooks for root in part.sealed(state)}
 
 
 def sealed_reach(state: GameState, feature: Feature) -> list[tuple[int, int]] | None:

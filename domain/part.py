@@ -90,6 +90,8 @@ class Part:
     options: ClassVar[type[Options] | None] = None  # its switches, if it has any
     # Its yes/no switches by the id of the reading they stand for (V-…, JCZ-…): the audit flips them.
     switches: ClassVar[dict[str, str]] = {}
+    # Readings that are one value of a switch with several (V-…): id -> (switch, its value).
+    choices: ClassVar[dict[str, tuple[str, Any]]] = {}
     # Its events that open a turn part, and what that part is called (`carc explain`).
     part_starts: ClassVar[dict[type[Event], str]] = {}
     # Decision steps of its own that belong to the turn's action: what may be done in the action

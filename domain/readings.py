@@ -41,6 +41,11 @@ VARIANTS: Final[dict[str, str]] = BASE_VARIANTS | {
 }
 # The part each of those changes the play of: with it out of the game, flipping it changes nothing.
 VARIANT_PARTS: Final[dict[str, str]] = {name: part.name for part in PARTS for name in part.switches}
+# The readings that set a switch of several values to one of them (`--variant V-KR-10-20`), by
+# their RULES.md id -> (the switch, that value).
+CHOICES: Final[dict[str, tuple[str, Scalar]]] = {
+    name: choice for part in PARTS for name, choice in part.choices.items()
+}
 
 
 def defaults(part: Part) -> Options:

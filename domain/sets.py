@@ -35,6 +35,7 @@ SETS: Final[tuple[SetEntry, ...]] = (
     SetEntry("festival", "The Festival", ("festival",)),
     SetEntry("tunnel", "The Tunnel", ("tunnel",)),
     SetEntry("gold", "The Goldmines", ("gold",)),
+    SetEntry("kr", "King & Robber", ("king_robber",)),
 )
 
 SET_CODES: Final[tuple[str, ...]] = tuple(entry.code for entry in SETS)

@@ -400,6 +400,27 @@ def _game_ended(state: GameState, e: ev.GameEnded) -> None:
     state.phase = Phase.OVER
 
 
+def sealed_roots(state: GameState) -> set[int]:
+    """Feature roots a part has sealed (`Part.sealed`): no other part's figure joins, leaves or is
+    taken from them; its followers there have made it something else than its kind."""
+    hooks = state.hooks["sealed"]
+    if not hooks:
+        return set()
+    return {root for part in hooks for root in part.sealed(state)}
+
+
+def converted(state: GameState, feature: Feature) -> bool:
+    """Whether a part made the completed feature something else than its kind (sealed it)."""
+    return feature.id in sealed_roots(state)
+
+
+def completed_features(state: GameState, kind: Kind) -> list[Feature]:
+    """Every completed feature of `kind` on the board, less those a part made something else."""
+    return [
+        f for f in state.board.graph.roots() if f.kind == kind and f.open == 0 and not converted(state, f)
+    ]
+
+
 def feature_value(state: GameState, feature: Feature, *, completed: bool) -> tuple[int, Parts]:
     """A road, city or cloister's value, completed (R-BASE-5) or at the end (R-BASE-8), as the
     parts in play change it."""

@@ -136,7 +136,7 @@ def parse_rules(order: str, variants: list[str], *, jcz: bool = False) -> RuleSe
     """A rule set from `--order` and `--variant NAME[=on|off]` options, on top of JCloisterZone's
     reading with `--jcz`."""
     from domain.expansions.bazaars import ORDERS
-    from domain.readings import VARIANTS, rule_set, with_switches
+    from domain.readings import CHOICES, OWNERS, VARIANTS, defaults, rule_set, with_switches
 
     if jcz:
         from replays.jcz import JCZ_READING
@@ -148,15 +148,21 @@ def parse_rules(order: str, variants: list[str], *, jcz: bool = False) -> RuleSe
         base = RuleSet()
     if order not in ORDERS:
         fail(f"unknown ordering {order!r}; choose from {', '.join(ORDERS)}")
-    switches: dict[str, bool] = {}
+    switches: dict[str, object] = {}
     for text in variants:
         name, _, value = text.partition("=")
-        field = VARIANTS.get(name.strip().upper())
-        if field is None:
-            fail(f"unknown variant {name!r}; choose from {', '.join(VARIANTS)}")
+        wanted = name.strip().upper()
+        field = VARIANTS.get(wanted)
+        if field is None and wanted not in CHOICES:
+            fail(f"unknown variant {name!r}; choose from {', '.join([*VARIANTS, *CHOICES])}")
         if value.strip().lower() not in ("", "on", "off"):
             fail(f"variant {name} takes =on or =off, not ={value}")
-        switches[field] = value.strip().lower() != "off"
+        on = value.strip().lower() != "off"
+        if field is not None:
+            switches[field] = on
+        else:  # one value of a switch of several; off: back to its default
+            field, chosen = CHOICES[wanted]
+            switches[field] = chosen if on else getattr(defaults(OWNERS[field]), field)
     return with_switches(base, order=order, **switches)
 
 

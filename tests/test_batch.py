@@ -39,6 +39,7 @@ SET_MIXES += [
 SET_MIXES += [("base", "festival")]
 SET_MIXES += [("base", "tunnel")]
 SET_MIXES += [("base", "gold")]
+SET_MIXES += [("base", "kr")]
 
 
 @pytest.fixture(scope="module")

@@ -177,6 +177,7 @@ XML: dict[str, tuple[str, str]] = {  # our set -> (XML file, the tile set JCZ's 
     "festival": ("festival.xml", "festival"),
     "tunnel": ("tunnel.xml", "tunnel"),
     "gold": ("goldmines.xml", "goldmines"),
+    "kr": ("king_and_robber.xml", "king-and-robber:1"),
 }
 _HALVES = {"NL": "Nw", "NR": "Ne", "EL": "En", "ER": "Es", "SL": "Se", "SR": "Sw", "WL": "Ws", "WR": "Wn"}
 # Tile elements that are one-word tags of ours (a monastery is our cloister segment).

@@ -32,6 +32,7 @@ REFERENCE = [
     *jcz_files("oracle-wave2", "basic_cult-*.jcz"),
     *jcz_files("oracle-wave2", "basic_tunnel-*.jcz"),
     *jcz_files("oracle-wave2", "basic_gold-*.jcz"),
+    *jcz_files("oracle-wave2", "basic_kr-*.jcz"),
 ]
 JCZ_RULES = rule_set(**JCZ_READING)
 SET_MIXES = [
@@ -51,6 +52,8 @@ SET_MIXES = [
     ("base", "am", "pd", "tb", "tunnel"),  # the underpasses as mouths, a builder's two parts
     ("base", "gold"),
     ("base", "river", "ic", "am", "pd", "tower", "bcb", "tb", "gold"),
+    ("base", "kr"),
+    ("base", "river", "ic", "am", "pd", "tower", "bcb", "tb", "kr"),
 ]
 
 
