@@ -40,7 +40,7 @@ def main() -> None:
         "--folder",
         type=Path,
         action="append",
-        help="a folder of saves (repeatable; default: oracle and oracle-wave1)",
+        help="a folder of saves (repeatable; default: oracle, oracle-wave1 and oracle-wave2)",
     )
     parser.add_argument(
         "--jcz-cmd",
@@ -50,6 +50,7 @@ def main() -> None:
     folders = args.folder or [
         SHARED / "reference" / "jcz" / "oracle",
         SHARED / "reference" / "jcz" / "oracle-wave1",
+        SHARED / "reference" / "jcz" / "oracle-wave2",
     ]
     files = jcz_paths(folders)
     if not files:

@@ -21,6 +21,7 @@ from domain.aggregate import Game
 from domain.bots import RandomBot, play_bot_game, shuffled_pile
 from domain.moves import legal_commands
 from domain.replay import DECISIONS
+from domain.sets import SET_CODES
 from domain.tiles import draw_pile
 
 
@@ -58,8 +59,9 @@ def time_move_generation(players: int, games: int, expansions: tuple[str, ...]) 
     return generations, spent
 
 
-# The sets compared by --compare, each with the base game, then all of them together.
-SETS = ("bcb", "tb", "ic", "river", "tower", "am", "pd")
+# The sets compared by --compare, each with the base game, then all of them together: every set
+# the registry has.
+SETS = tuple(code for code in SET_CODES if code != "base")
 
 
 def compare(games: int) -> None:
