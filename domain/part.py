@@ -12,7 +12,8 @@ fixed order (`domain.expansions.PARTS`), at these points:
   `final_feature` and `final_scoring` at the game's end, `followers_left` when followers leave
   a feature, `award` and `farm_border` to change what a feature is worth to a player;
 * legal moves (`moves`): `placements` (more ways to place a tile), `action_commands` (more
-  things to do after placing), `pending` (a decision the part waits for);
+  things to do after placing), `pending` (a decision the part waits for), `before_action` (one
+  that comes before the action step);
 * the sequencer (`turns`): `automatic` (an event the part records by itself), `is_live` and
   `agenda_event` for its agenda items;
 * commands (`decide`): `decide` for the commands it owns.
@@ -271,9 +272,15 @@ class Part:
         """A decision this part waits for now, if any."""
         return None
 
+    def before_action(self, state: GameState) -> Decision | None:
+        """A decision this part waits for once the tile lies, before the action step and before
+        every other part's `pending` decision (asked until the turn part scores), if any."""
+        return None
+
     # ---- the sequencer
     def automatic(self, state: GameState) -> Event | None:
-        """An event this part records by itself now (in its own phase), if any."""
+        """An event this part records by itself now (in its own phase), if any: between turn
+        parts, or once the tile lies, before anyone decides anything."""
         return None
 
     def is_live(self, state: GameState, entry: Entry) -> bool:

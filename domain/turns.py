@@ -41,6 +41,10 @@ def automatic_event(state: GameState) -> ev.Event | None:
             originator_id=gid, originator_version=version, player=state.current, tile=_top(state)
         )
     if phase == Phase.ACTION or phase == Phase.ACTION_DONE:
+        for part in state.hooks["automatic"]:  # a part's own step once the tile lies, before any decision
+            event = part.automatic(state)
+            if event is not None:
+                return event
         if expected_step(state) is not None:
             return None
         return ev.TurnEnded(originator_id=gid, originator_version=version, player=state.current)
