@@ -31,6 +31,7 @@ SETS: Final[tuple[SetEntry, ...]] = (
     SetEntry("am", "Abbey & Mayor", ("abbey", "mayor", "wagon", "barn")),
     SetEntry("pd", "Princess & Dragon", ("fairy", "dragon", "portal_princess")),
     SetEntry("tower", "The Tower", ("tower",)),
+    SetEntry("mw", "Mage & Witch", ("magic",)),
 )
 
 SET_CODES: Final[tuple[str, ...]] = tuple(entry.code for entry in SETS)

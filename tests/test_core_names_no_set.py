@@ -46,6 +46,8 @@ SET_WORDS = (
     "fairy",
     "goods",
     "inn",
+    "mage",
+    "magic",
     "mayor",
     "pig",
     "portal",
@@ -55,6 +57,7 @@ SET_WORDS = (
     "trader",
     "volcano",
     "wagon",
+    "witch",
 )
 _WORD = re.compile(r"(?i)(?<![a-z])(" + "|".join(SET_WORDS) + r")(s|es)?(?![a-z])")
 
