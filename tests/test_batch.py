@@ -30,12 +30,13 @@ SET_MIXES = [
     ("base", "river"),
     ("base", "am"),
 ]
-SET_MIXES += [("base", "pd"), ("base", "tower"), ("base", "river", "ic", "am", "pd", "tower", "bcb", "tb")]
+SET_MIXES += [("base", "pd"), ("base", "tower"), ("base", "mw")]
+SET_MIXES += [("base", "river", "ic", "am", "pd", "tower", "bcb", "tb", "mw")]
 
 
 @pytest.fixture(scope="module")
 def store(tmp_path_factory: pytest.TempPathFactory) -> str:
-    """Three dozen games: every set, every ordering, 2 to 4 players."""
+    """Forty games: every set, every ordering, 2 to 4 players."""
     db = str(tmp_path_factory.mktemp("batch") / "games.sqlite")
     games = open_store(db)
     for n, sets in enumerate(SET_MIXES):
@@ -66,7 +67,7 @@ def test_a_local_cluster_gives_exactly_the_rows_of_the_sequential_path(store: st
         str(s.originator_id): 1 + len(audit_variants(s.rules, {p.name for p in parts_for(s.expansions, ())}))
         for s in open_store(store, create=False).started_games()
     }
-    assert len(per_game) == 9 * len(ORDERS) and per_game == readings
+    assert len(per_game) == len(SET_MIXES) * len(ORDERS) and per_game == readings
     assert spread == alone
     assert {r.reading for r in alone.rows if not r.legal}  # some readings refuse some games
 
@@ -76,7 +77,7 @@ def test_carc_audit_writes_one_partition_per_chunk_that_duckdb_reads(store: str,
     code, stdout, err = carc("audit", "--all", "--db", store, "-o", str(out), "--workers", "1", "--json")
     assert code == 0, err
     summary = json.loads(stdout)
-    assert summary["games"] == 9 * len(ORDERS)
+    assert summary["games"] == len(SET_MIXES) * len(ORDERS)
     assert len(list(out.glob("part-*.parquet"))) == -(-summary["games"] // 25)
     rows = duckdb.execute(
         f"SELECT reading, count(*), sum(CAST(NOT legal AS INT)) FROM '{out}/*.parquet' GROUP BY 1"

@@ -29,6 +29,7 @@ REFERENCE = [
     *jcz_files("oracle"),
     *jcz_files("oracle-natural"),
     *jcz_files("oracle-wave1"),
+    *jcz_files("oracle-wave2", "basic_mw-*.jcz"),
 ]
 JCZ_RULES = rule_set(**JCZ_READING)
 SET_MIXES = [
@@ -39,7 +40,8 @@ SET_MIXES = [
     ("base", "am"),
     ("base", "pd"),
     ("base", "tower"),
-    ("base", "river", "ic", "am", "pd", "tower", "bcb", "tb"),
+    ("base", "mw"),
+    ("base", "river", "ic", "am", "pd", "tower", "bcb", "tb", "mw"),
 ]
 
 

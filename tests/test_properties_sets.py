@@ -34,7 +34,7 @@ from domain.state import GameState
 from projections.board import board_view
 from replays import records
 
-ALL_SETS = ("base", "bcb", "tb", "ic", "river", "tower", "am", "pd")
+ALL_SETS = ("base", "bcb", "tb", "ic", "river", "tower", "am", "pd", "mw")
 
 seeds = st.integers(min_value=0, max_value=2**32 - 1)
 player_counts = st.integers(min_value=2, max_value=6)

@@ -27,6 +27,8 @@ from tests.reference import JCZ, jcz_files, require
 REFERENCE_GAMES = jcz_files("oracle") + jcz_files("oracle-natural")
 NATURAL_GAMES = jcz_files("oracle-natural")
 WAVE1_GAMES = jcz_files("oracle-wave1")
+# The sets players add next, each once the engine plays it: their games alone with the base game.
+WAVE2_GAMES = jcz_files("oracle-wave2", "basic_mw-*.jcz")
 FIXTURES = jcz_files("engine-tests", "*/*.jcz")
 
 # INDEX.md's restatement of the deleted JUnit tests: final points and the nonzero points by kind.
@@ -74,6 +76,15 @@ def test_wave1_game_agrees_with_jcloisterzone(path: Path) -> None:
     assert save.oracle is not None
     wanted = {"legal placements", "scores", "final points"} | ({"draws"} if save.oracle.draws else set())
     assert wanted <= set(result.checked)
+
+
+@pytest.mark.parametrize("path", WAVE2_GAMES, ids=_name)
+def test_wave2_game_agrees_with_jcloisterzone(path: Path) -> None:
+    """Mage & Witch alone with the base game (two files): every tile's legal placements, every
+    turn part's scores, the draws and the final points agree."""
+    result = check_file(require(path))
+    assert result.verdict == "agrees", _explain(result)
+    assert {"draws", "legal placements", "scores", "final points"} <= set(result.checked)
 
 
 @pytest.mark.parametrize("path", NATURAL_GAMES, ids=_name)
