@@ -348,6 +348,21 @@ def test_R_MW_8_an_empty_completed_feature_sends_its_figure_off_the_board() -> N
     assert on(game) == {"mage": (1, 0, "E")}
 
 
+def test_R_MW_8_a_city_made_a_castle_sends_its_figure_off_the_board() -> None:
+    """JCloisterZone leaves it drawn on the castle, on no feature, where it plays as one off
+    the board does: the next magic tile may put it anywhere."""
+    game = mw_game(["MW/CRRR.3", "BA/C", "MW/CFC", "BA/L"], sets=("bcb",))
+    magic_turn(game, 1, 0, 0, Move(figure="mage", x=0, y=0, location="N"))
+    place(game, 0, -1, 180)
+    game.execute(BOB, Deploy(location="S"))
+    game.execute(BOB, cs.ChooseCastle(x=0, y=-1, location="S"))  # the mage's city becomes a castle
+    assert game.state.awards == [] and on(game) == {}
+    place(game, 1, -1, 0)
+    game.execute(ANN, Move(figure="mage", x=1, y=-1, location="N"))
+    assert on(game) == {"mage": (1, -1, "N")}
+    replay(game.pending)
+
+
 # ----------------------------------------------------------------- R-MW-9
 
 
@@ -421,42 +436,13 @@ def test_JCZ_MW_LATE_JOIN_an_abbey_placement_does_not_look() -> None:
     assert expected_step(game.state) == Decision(mg.MOVE, ANN)
 
 
-# ----------------------------------------------------------------- JCZ-MW-CASTLE
-
-
-def _castle_on_the_mage(stays: bool) -> Game:
-    game = mw_game(
-        ["MW/CRRR.3", "BA/C", "MW/CFC", "BA/L"], rules=rule_set(magic_castle_stays=stays), sets=("bcb",)
-    )
-    magic_turn(game, 1, 0, 0, Move(figure="mage", x=0, y=0, location="N"))
-    place(game, 0, -1, 180)
-    game.execute(BOB, Deploy(location="S"))
-    game.execute(BOB, cs.ChooseCastle(x=0, y=-1, location="S"))  # the mage's city becomes a castle
-    return game
-
-
-def test_JCZ_MW_CASTLE_off_the_figure_leaves_with_its_city_made_a_castle() -> None:
-    game = _castle_on_the_mage(False)
-    assert on(game) == {} and not mg.magic(game.state).inert
-
-
-def test_JCZ_MW_CASTLE_on_the_figure_stays_on_no_feature() -> None:
-    game = _castle_on_the_mage(True)
-    state = game.state
-    assert on(game) == {"mage": (0, 0, "N")} and mg.magic(state).inert == {"mage"}
-    assert mg.features(state) == {} and mg.removable(state) == [] and not mg.joined(state)
-    place(game, 1, -1, 0)  # a magic tile: the mage may still be moved, like one off the board
-    game.execute(ANN, Move(figure="mage", x=1, y=-1, location="N"))
-    assert on(game) == {"mage": (1, -1, "N")} and not mg.magic(game.state).inert
-
-
 # ----------------------------------------------------------------- the switches, JCloisterZone
 
 
-def test_the_switches_are_readings_of_the_part_and_jcloisterzones_reading_sets_both() -> None:
+def test_the_switch_is_a_reading_of_the_part_and_jcloisterzones_reading_sets_it() -> None:
+    assert mg.PART.switches == {"JCZ-MW-LATE-JOIN": "magic_late_join"}
     assert VARIANTS["JCZ-MW-LATE-JOIN"] == "magic_late_join"
-    assert VARIANTS["JCZ-MW-CASTLE"] == "magic_castle_stays"
-    assert JCZ_READING["magic_late_join"] is True and JCZ_READING["magic_castle_stays"] is True
+    assert JCZ_READING["magic_late_join"] is True
     assert MAPPINGS["mw"] is MAPPING and MAPPING.tile_set == "mage-and-witch"
 
 
@@ -464,7 +450,7 @@ def test_the_switches_are_readings_of_the_part_and_jcloisterzones_reading_sets_b
 def test_the_reference_games_are_read_under_jcloisterzones_reading(path: Any) -> None:
     """(That they agree turn by turn: tests/test_reference_games.py.)"""
     rules = jcz_rules(read_jcz(require(path)))
-    assert rules.options["magic"] == {"magic_late_join": True, "magic_castle_stays": True}
+    assert rules.options["magic"] == {"magic_late_join": True}
 
 
 def _message(payload: dict[str, Any]) -> JczMessage:

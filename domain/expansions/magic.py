@@ -9,8 +9,7 @@ scored (R-MW-8).
 
 Under JCZ-MW-LATE-JOIN a join is seen only in the step right after the tile (and the bridge its
 placement needs) lies, before anything else happens: a join made later in the turn part waits
-for the next tile placed, and the feature scores with both figures meanwhile. Under
-JCZ-MW-CASTLE a figure whose city is made a castle stays on the board, on no feature.
+for the next tile placed, and the feature scores with both figures meanwhile.
 """
 
 from __future__ import annotations
@@ -78,17 +77,14 @@ class RemoveMagicFigure(Command, frozen=True, kw_only=True):
 class Magic:
     """Where the two figures stand, and this turn part's magic step."""
 
-    __slots__ = ("at", "inert", "owed", "scored", "window")
+    __slots__ = ("at", "owed", "window")
 
     def __init__(self) -> None:
         self.at: dict[str, int] = {}  # figure -> the segment it stands on; off the board: absent
-        # Figures left on a city made a castle (JCZ-MW-CASTLE): on the board, on no feature.
-        self.inert: set[str] = set()
         self.owed = False  # the tile placed in this part shows the magic symbol, and no figure moved yet
         # The last version of this part's magic step: the tile's, or the bridge's its placement
         # needs; any other event ends it. -1: no step in this part (an abbey, or no tile yet).
         self.window = -1
-        self.scored: set[int] = set()  # features scored in this part (their roots)
 
 
 def magic(state: GameState) -> Magic:
@@ -101,13 +97,10 @@ class MagicOptions(Options, frozen=True, kw_only=True, forbid_unknown_fields=Tru
 
     magic_late_join: bool = False
     """JCZ-MW-LATE-JOIN: a join of the mage's and the witch's features is seen only right after a
-    tile is placed; one made later in the turn part (a voluntary bridge) is dealt with by whoever
-    places the next tile, and the feature scores with both meanwhile. Off: whoever joins them
-    moves one at once, before scoring (R-MW-3)."""
-
-    magic_castle_stays: bool = False
-    """JCZ-MW-CASTLE: a figure whose city is made a castle stays on the board, on no feature,
-    until a magic step moves it. Off: it leaves the board with its completed city (R-MW-8)."""
+    tile (and the bridge its placement needs) lies; one made later in the turn part (by a piece
+    that links features after the tile: a tunnel, a ferry) is dealt with by whoever places the
+    next tile, and the feature scores with both meanwhile. Off: whoever joins them moves one at
+    once, before scoring (R-MW-3)."""
 
 
 def _settings(state: GameState) -> MagicOptions:
@@ -116,11 +109,9 @@ def _settings(state: GameState) -> MagicOptions:
 
 
 def features(state: GameState) -> dict[str, Feature]:
-    """The feature each figure on the board stands on (R-MW-2); one on no feature
-    (JCZ-MW-CASTLE) is left out."""
-    own = magic(state)
+    """The feature each figure on the board stands on (R-MW-2)."""
     graph = state.board.graph
-    return {figure: graph.feature(sid) for figure, sid in own.at.items() if figure not in own.inert}
+    return {figure: graph.feature(sid) for figure, sid in magic(state).at.items()}
 
 
 def joined(state: GameState) -> bool:
@@ -192,7 +183,7 @@ class MagicPart(Part):
     name = NAME
     rank = 125
     options = MagicOptions
-    switches = {"JCZ-MW-LATE-JOIN": "magic_late_join", "JCZ-MW-CASTLE": "magic_castle_stays"}
+    switches = {"JCZ-MW-LATE-JOIN": "magic_late_join"}
     events = (MagicFigureMoved, MagicFigureRemoved)
     commands = (MoveMagicFigure, RemoveMagicFigure)
     steps = {MOVE: "R-MW-2", REMOVE: "R-MW-4"}
@@ -225,7 +216,6 @@ class MagicPart(Part):
         own = magic(state)
         own.owed = False
         own.window = -1
-        own.scored = set()
 
     def tile_placed(self, state: GameState, placed: PlacedTile) -> None:
         """The magic step follows every tile placed but an abbey (R-MW-2, R-MW-3), and the bridge
@@ -305,7 +295,6 @@ class MagicPart(Part):
         else:
             assert isinstance(event, MagicFigureRemoved)
             del own.at[event.figure]
-        own.inert.discard(event.figure)
         own.owed = False
 
     # ---- scoring
@@ -325,24 +314,16 @@ class MagicPart(Part):
             value, parts = value - half, (*parts, (WITCH, -half))
         return value, parts
 
-    def feature_scored(self, state: GameState, feature: Feature) -> None:
-        magic(state).scored.add(feature.id)
-
     def after_scoring(self, state: GameState, version: int) -> None:
         """A figure whose feature was completed in this part leaves the board once it scored,
-        anybody's or nobody's (R-MW-8); on a city made a castle instead, it leaves too, or under
-        JCZ-MW-CASTLE stays there on no feature."""
+        anybody's or nobody's, or once it was made a castle instead (R-MW-8)."""
         own = magic(state)
         if not own.at:
             return
         completed = {feature.id for feature in state.completions()}
         for figure, feature in features(state).items():
-            if feature.id not in completed:
-                continue
-            if feature.id in own.scored or not _settings(state).magic_castle_stays:
+            if feature.id in completed:
                 del own.at[figure]
-            else:
-                own.inert.add(figure)
 
 
 def spots(state: GameState) -> dict[str, Spot]:

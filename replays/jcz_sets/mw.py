@@ -28,10 +28,7 @@ class MageWitch(JczSet):
     tile_set = "mage-and-witch"
     # JCloisterZone plays the set when `mage` is there, whatever `witch` says; the client writes both.
     elements = {"mage": Element(part="magic", one=True), "witch": Element(one=True)}
-    reading = {
-        "magic_late_join": True,  # JCZ-MW-LATE-JOIN
-        "magic_castle_stays": True,  # JCZ-MW-CASTLE
-    }
+    reading = {"magic_late_join": True}  # JCZ-MW-LATE-JOIN
 
     def command(self, reader: SaveReader, index: int, message: JczMessage) -> Command | None:
         if message.type != MESSAGE:
