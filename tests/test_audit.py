@@ -16,7 +16,7 @@ from typer.testing import CliRunner
 from domain import events as ev
 from domain.bots import play_bot_game
 from domain.commands import Deploy, PlaceTile
-from domain.expansions import EVENT_TYPES, bazaars as bz, builders as bd
+from domain.expansions import EVENT_TYPES, bazaars as bz, builders as bd, magic as mg
 from domain.moves import legal_deployments
 from domain.readings import audit_variants
 from domain.replay import DECISIONS, ENGINE_RULES, ReplayError, audit, replay
@@ -96,7 +96,9 @@ def test_every_event_type_is_either_a_decision_or_the_engines_own() -> None:
     """An event type missing from both replay tables could never be imported."""
     kinds = set(EVENT_TYPES.values()) - {ev.GameStarted}
     assert set(DECISIONS) | set(ENGINE_RULES) == kinds
-    assert set(DECISIONS) & set(ENGINE_RULES) == {ev.TileDiscarded, bz.TileBought, bz.BazaarTileAssigned}
+    # A magic figure leaves the board by the player's choice, or alone when it is the only one.
+    both = {ev.TileDiscarded, bz.TileBought, bz.BazaarTileAssigned, mg.MagicFigureRemoved}
+    assert set(DECISIONS) & set(ENGINE_RULES) == both
 
 
 def test_r_base_4_a_file_illegal_under_its_own_rules_is_audited_and_refused_on_import(tmp_path: Path) -> None:

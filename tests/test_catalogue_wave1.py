@@ -173,10 +173,18 @@ XML: dict[str, tuple[str, str]] = {  # our set -> (XML file, the tile set JCZ's 
     "am": ("abbey_and_mayor.xml", "abbey-and-mayor:1"),
     "pd": ("princess_and_dragon.xml", "princess-and-dragon:1"),
     "tower": ("tower.xml", "tower:1"),
+    "mw": ("mage_and_witch.xml", "mage-and-witch:1"),
 }
 _HALVES = {"NL": "Nw", "NR": "Ne", "EL": "En", "ER": "Es", "SL": "Se", "SR": "Sw", "WL": "Ws", "WR": "Wn"}
 # Tile elements that are one-word tags of ours (a monastery is our cloister segment).
-_TAGS = {"volcano": "volcano", "dragon": "dragon", "portal": "portal", "tower": "tower", "bazaar": "bazaar"}
+_TAGS = {
+    "volcano": "volcano",
+    "dragon": "dragon",
+    "portal": "portal",
+    "tower": "tower",
+    "bazaar": "bazaar",
+    "mage": "magic",  # the magic symbol that moves the mage or the witch
+}
 
 Edges = frozenset[str]
 Facts = dict[str, object]
