@@ -40,13 +40,13 @@ def _expected_step(state: GameState) -> Decision | None:
     phase = state.phase
     if phase == Phase.PLACE:
         return Decision("place", state.current)
-    if phase == Phase.ACTION:
-        for part in state.hooks["before_action"]:
+    if phase == Phase.ACTION or phase == Phase.ACTION_DONE:
+        for part in state.hooks["before_action"]:  # a step right after the tile, before all else
             decision = part.before_action(state)
             if decision is not None:
                 return decision
-        if action_open(state):
-            return Decision("action", state.current)
+    if phase == Phase.ACTION and action_open(state):
+        return Decision("action", state.current)
     if phase in (Phase.ACTION, Phase.ACTION_DONE, Phase.INTERLUDE, Phase.START, Phase.PART_OVER):
         for part in state.hooks["pending"]:
             decision = part.pending(state)

@@ -36,6 +36,7 @@ SETS: Final[tuple[SetEntry, ...]] = (
     SetEntry("tunnel", "The Tunnel", ("tunnel",)),
     SetEntry("gold", "The Goldmines", ("gold",)),
     SetEntry("kr", "King & Robber", ("king_robber",)),
+    SetEntry("mw", "Mage & Witch", ("magic",)),
 )
 
 SET_CODES: Final[tuple[str, ...]] = tuple(entry.code for entry in SETS)

@@ -40,11 +40,12 @@ SET_MIXES += [("base", "festival")]
 SET_MIXES += [("base", "tunnel")]
 SET_MIXES += [("base", "gold")]
 SET_MIXES += [("base", "kr")]
+SET_MIXES += [("base", "mw")]
 
 
 @pytest.fixture(scope="module")
 def store(tmp_path_factory: pytest.TempPathFactory) -> str:
-    """Three dozen games: every set, every ordering, 2 to 4 players."""
+    """Forty games: every set, every ordering, 2 to 4 players."""
     db = str(tmp_path_factory.mktemp("batch") / "games.sqlite")
     games = open_store(db)
     for n, sets in enumerate(SET_MIXES):

@@ -178,6 +178,7 @@ XML: dict[str, tuple[str, str]] = {  # our set -> (XML file, the tile set JCZ's 
     "tunnel": ("tunnel.xml", "tunnel"),
     "gold": ("goldmines.xml", "goldmines"),
     "kr": ("king_and_robber.xml", "king-and-robber:1"),
+    "mw": ("mage_and_witch.xml", "mage-and-witch:1"),
 }
 _HALVES = {"NL": "Nw", "NR": "Ne", "EL": "En", "ER": "Es", "SL": "Se", "SR": "Sw", "WL": "Ws", "WR": "Wn"}
 # Tile elements that are one-word tags of ours (a monastery is our cloister segment).
@@ -189,6 +190,7 @@ _TAGS = {
     "bazaar": "bazaar",
     "festival": "festival",
     "goldmine": "gold",
+    "mage": "magic",  # the magic symbol that moves the mage or the witch
 }
 
 Edges = frozenset[str]

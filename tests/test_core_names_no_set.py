@@ -72,6 +72,8 @@ SET_WORDS = (
     "heretic",
     "inn",
     "king",
+    "mage",
+    "magic",
     "mayor",
     "pig",
     "portal",
@@ -85,6 +87,7 @@ SET_WORDS = (
     "underpass",
     "volcano",
     "wagon",
+    "witch",
 )
 _WORD = re.compile(r"(?i)(?<![a-z])(" + "|".join(SET_WORDS) + r")(s|es)?(?![a-z])")
 

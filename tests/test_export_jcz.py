@@ -33,6 +33,7 @@ REFERENCE = [
     *jcz_files("oracle-wave2", "basic_tunnel-*.jcz"),
     *jcz_files("oracle-wave2", "basic_gold-*.jcz"),
     *jcz_files("oracle-wave2", "basic_kr-*.jcz"),
+    *jcz_files("oracle-wave2", "basic_mw-*.jcz"),
 ]
 JCZ_RULES = rule_set(**JCZ_READING)
 SET_MIXES = [
@@ -54,6 +55,8 @@ SET_MIXES = [
     ("base", "river", "ic", "am", "pd", "tower", "bcb", "tb", "gold"),
     ("base", "kr"),
     ("base", "river", "ic", "am", "pd", "tower", "bcb", "tb", "kr"),
+    ("base", "mw"),
+    ("base", "river", "ic", "am", "pd", "tower", "bcb", "tb", "mw"),
 ]
 
 
