@@ -15,7 +15,9 @@ fixed order (`domain.expansions.PARTS`), at these points:
   scores as;
 * legal moves (`moves`): `placements` (more ways to place a tile), `may_refuse` and `refusal`
   (placements a part forbids, wherever a tile is placed: `moves.placement_refusal`),
-  `action_commands` (more things to do after placing), `pending` (a decision the part waits for);
+  `action_commands` (more things to do after placing), `pending` (a decision the part waits for),
+  `blocks_deployment_at`, `places_from_afar` and `put_from_afar` (a figure brought from another
+  tile than the one just placed: where it may not go, and a part's own places it may take);
 * the sequencer (`turns`): `automatic` (an event the part records by itself), `is_live` and
   `agenda_event` for its agenda items;
 * commands (`decide`): `decide` for the commands it owns;
@@ -41,6 +43,7 @@ if TYPE_CHECKING:
     from domain.errors import RuleViolation
     from domain.events import Event, GameStarted, TilePlaced
     from domain.features import Feature
+    from domain.geometry import Pos
     from domain.moves import Decision, Placement
     from domain.rules import Options, RuleSet
     from domain.scoring import Parts
@@ -89,6 +92,9 @@ class Part:
     # Decision steps of its own that belong to the turn's action: what may be done in the action
     # step may be done there too (a ransom while a knight is owed).
     action_steps: ClassVar[tuple[str, ...]] = ()
+    # Its decision steps that take their own answer and nothing else: no other part's command
+    # (`step_commands`, `answers_any_step`) is given there.
+    closed_steps: ClassVar[tuple[str, ...]] = ()
     # Parts (by name) whose pending decision, when they have one, comes before this part's.
     yields_to: ClassVar[tuple[str, ...]] = ()
     # Its events that are a player's decision: how each becomes its command again (replays), and
@@ -254,6 +260,21 @@ class Part:
 
     def blocks_deployment(self, state: GameState) -> bool:
         """Whether no figure at all may go on the tile just placed."""
+        return False
+
+    def blocks_deployment_at(self, state: GameState, pos: Pos) -> bool:
+        """Whether no figure may be put on the tile at `pos` now, from wherever it comes (a
+        figure brought from another tile lands there)."""
+        return False
+
+    def places_from_afar(self, state: GameState, figure: str, pos: Pos) -> list[str]:
+        """Places of this part's own that are no segment (on a piece it built), on the tile at `pos`,
+        where a figure brought from another tile may go now."""
+        return []
+
+    def put_from_afar(self, state: GameState, player: int, pos: Pos, location: str, figure: str) -> bool:
+        """A figure from `player`'s supply goes on `location` of the tile at `pos`, brought from
+        another tile: True if that is a place of this part's own (`places_from_afar`)."""
         return False
 
     def deployments(self, state: GameState, figure: str) -> list[str]:

@@ -178,6 +178,10 @@ class DragonPart(Part):
         placed = state.placed
         return placed is not None and dragon(state).at == placed.pos
 
+    def blocks_deployment_at(self, state: GameState, pos: Pos) -> bool:
+        """Nor does a figure brought from another tile go on the dragon's (R-PD-3)."""
+        return dragon(state).at == pos
+
     def pending(self, state: GameState) -> Decision | None:
         after = _settings(state).dragon_after_scoring
         # Before scoring, the dragon moves once the action is done, or at once when the player had
