@@ -66,6 +66,8 @@ SET_WORDS = (
     "cult",
     "dragon",
     "fairy",
+    "flier",
+    "flying",
     "goods",
     "heretic",
     "inn",
