@@ -252,10 +252,12 @@ class FlierPart(Part):
         return [Fly(figure=figure) for figure in _flying_kinds(state)]
 
     def check_early(self, state: GameState, player: int, command: Command, step: str) -> None:
-        if isinstance(command, Fly) and flights(state).used:
+        if isinstance(command, Fly) and state.has(NAME) and flights(state).used:
             raise RuleViolation("R-FLIER-9", "the flying machine of this tile has flown a follower already")
 
     def decide(self, state: GameState, player: int, command: Command, step: str) -> list[Event]:
+        if not state.has(NAME):
+            raise RuleViolation("R-FLIER-1", "this game is played without flying machines")
         gid, version = state.id, state.version + 1
         own = flights(state)
         if isinstance(command, Fly):
