@@ -158,7 +158,9 @@ def _unfinished(state: GameState, pos: Pos, sid: int, kind: Kind) -> bool:
     just placed counted (R-FLIER-6)."""
     if kind == Kind.CLOISTER:
         return state.board.cloister_ring.get(pos, 0) < 8
-    return state.board.graph.feature(sid).open > 0
+    if kind in (Kind.ROAD, Kind.CITY):
+        return state.board.graph.feature(sid).open > 0
+    return True  # a field is never finished
 
 
 def landings(state: GameState, figure: str, at: Pos) -> list[Landing]:
