@@ -532,6 +532,14 @@ FLIGHT = [
 ]
 
 
+def _flight_save(messages: list[dict[str, object]]) -> dict[str, object]:
+    elements = {"small-follower": 7, "farmers": True, "flier": True}
+    return save(messages, PILE, sets={"basic:1": 1, "flier:1": 1}, elements=elements)
+
+
+PILE = ["BA/RFr", "FL/RFr.WE.o", "BA/C"]
+
+
 def _flight(random: float | None) -> dict[str, object]:
     message = deploy(1, 2, 0, "I", "FlyingMachine")
     if random is not None:
@@ -542,10 +550,9 @@ def _flight(random: float | None) -> dict[str, object]:
 def test_jcz_a_flight_and_its_landing_import() -> None:
     """The notes' engine run: random 0.5, two squares to the start tile, onto Ann's road."""
     messages = [*FLIGHT, _flight(0.5), deploy(1, 0, 0, "WE", "Road"), commit(1)]
-    document = save(messages, ["BA/RFr", "FL/RFr.WE.o", "BA/C"], sets={"basic:1": 1, "flier:1": 1})
-    document["setup"]["elements"]["flier"] = True  # type: ignore[index]
+    document = _flight_save(messages)
     jcz = decode(document)
-    game = replay_jcz(jcz, ["BA/RFr", "FL/RFr.WE.o", "BA/C"])
+    game = replay_jcz(jcz, PILE)
     events = game.collect_events()
     assert [e.distance for e in events if isinstance(e, fl.FlierRolled)] == [2]
     landed = [e for e in events if isinstance(e, fl.FlierLanded)]
@@ -564,10 +571,9 @@ def test_jcz_a_flight_and_its_landing_import() -> None:
 
 def test_jcz_a_flight_without_its_random_is_refused() -> None:
     messages = [*FLIGHT, _flight(None), commit(1)]
-    document = save(messages, ["BA/RFr", "FL/RFr.WE.o", "BA/C"], sets={"basic:1": 1, "flier:1": 1})
-    document["setup"]["elements"]["flier"] = True  # type: ignore[index]
+    document = _flight_save(messages)
     with pytest.raises(JczError, match="random"):
-        replay_jcz(decode(document), ["BA/RFr", "FL/RFr.WE.o", "BA/C"])
+        replay_jcz(decode(document), PILE)
 
 
 def test_jcz_an_exported_flight_carries_a_random_that_rolls_the_same(tmp_path: Path) -> None:
