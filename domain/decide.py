@@ -11,6 +11,7 @@ from domain.errors import RuleViolation
 from domain.expansions import PARTS
 from domain.geometry import EDGE_NAMES, ROTATIONS, neighbour, opposite
 from domain.moves import (
+    closed_step,
     expected_step,
     figure_owner,
     legal_deployments,
@@ -84,7 +85,9 @@ def _check_turn(state: GameState, player: int, command: Command) -> tuple[str, P
         raise RuleViolation("R-BASE-3", "no decision is due: the game moves on by itself")
     if owner is not None and decision.player == player:
         owner.check_early(state, player, command, decision.step)
-    if decision.step not in steps and not (owner is not None and owner.answers_any_step(state, command)):
+    if decision.step not in steps and not (
+        owner is not None and not closed_step(state, decision.step) and owner.answers_any_step(state, command)
+    ):
         expected = decision.step
         if expected in _STEP_NAMES:
             raise RuleViolation("R-BASE-3", f"cannot {name} now: the game expects {_STEP_NAMES[expected]}")

@@ -281,6 +281,11 @@ def step_owner(state: GameState, step: str) -> Part:
     return next(part for part in state.parts if step in part.steps)
 
 
+def closed_step(state: GameState, step: str) -> bool:
+    """Whether `step` takes its own answer only: no other part's command (`Part.closed_steps`)."""
+    return step not in ("place", "action") and step in step_owner(state, step).closed_steps
+
+
 def legal_commands(state: GameState) -> list[Command]:
     """Every command the deciding player may give now; empty when nobody is to act.
 
@@ -312,8 +317,9 @@ def legal_commands(state: GameState) -> list[Command]:
         return [*found, Pass()]
     owner = step_owner(state, step)
     options = owner.command_options(state, step)
-    for part in state.hooks["step_commands"]:
-        options = [*options, *part.step_commands(state, step)]
+    if step not in owner.closed_steps:
+        for part in state.hooks["step_commands"]:
+            options = [*options, *part.step_commands(state, step)]
     return [*options, Pass()] if step in owner.pass_steps else options
 
 

@@ -17,7 +17,9 @@ fixed order (`domain.expansions.PARTS`), at these points:
 * legal moves (`moves`): `placements` (more ways to place a tile), `may_refuse` and `refusal`
   (placements a part forbids, wherever a tile is placed: `moves.placement_refusal`),
   `action_commands` (more things to do after placing), `before_action` (a decision as soon as
-  the tile lies, before the action step), `pending` (a decision the part waits for);
+  the tile lies, before the action step), `pending` (a decision the part waits for),
+  `places_from_afar` and `put_from_afar` (a figure brought from another tile than the one just
+  placed: a part's own places it may take);
 * the sequencer (`turns`): `automatic` (an event the part records by itself), `is_live` and
   `agenda_event` for its agenda items;
 * commands (`decide`): `decide` for the commands it owns;
@@ -97,6 +99,9 @@ class Part:
     # Decision steps of its own that belong to the turn's action: what may be done in the action
     # step may be done there too (a ransom while a knight is owed).
     action_steps: ClassVar[tuple[str, ...]] = ()
+    # Its decision steps that take their own answer and nothing else: no other part's command
+    # (`step_commands`, `answers_any_step`) is given there.
+    closed_steps: ClassVar[tuple[str, ...]] = ()
     # Parts (by name) whose pending decision, when they have one, comes before this part's.
     yields_to: ClassVar[tuple[str, ...]] = ()
     # Its events that are a player's decision: how each becomes its command again (replays), and
@@ -291,6 +296,16 @@ class Part:
 
     def take_off(self, state: GameState, x: int, y: int, location: str) -> None:
         """One of its `figures_off` leaves the board (whoever takes it off returns it)."""
+
+    def places_from_afar(self, state: GameState, figure: str, pos: Pos) -> list[str]:
+        """Places of this part's own that are no segment (on a piece it built), on the tile at `pos`,
+        where a figure brought from another tile may go now."""
+        return []
+
+    def put_from_afar(self, state: GameState, player: int, pos: Pos, location: str, figure: str) -> bool:
+        """A figure from `player`'s supply goes on `location` of the tile at `pos`, brought from
+        another tile: True if that is a place of this part's own (`places_from_afar`)."""
+        return False
 
     def deployments(self, state: GameState, figure: str) -> list[str]:
         """Locations on the tile just placed where one of this part's figures may go now."""

@@ -37,6 +37,7 @@ SETS: Final[tuple[SetEntry, ...]] = (
     SetEntry("gold", "The Goldmines", ("gold",)),
     SetEntry("kr", "King & Robber", ("king_robber",)),
     SetEntry("mw", "Mage & Witch", ("magic",)),
+    SetEntry("flier", "The Flying Machines", ("flier",)),
 )
 
 SET_CODES: Final[tuple[str, ...]] = tuple(entry.code for entry in SETS)

@@ -179,6 +179,7 @@ XML: dict[str, tuple[str, str]] = {  # our set -> (XML file, the tile set JCZ's 
     "gold": ("goldmines.xml", "goldmines"),
     "kr": ("king_and_robber.xml", "king-and-robber:1"),
     "mw": ("mage_and_witch.xml", "mage-and-witch:1"),
+    "flier": ("flier.xml", "flier:1"),
 }
 _HALVES = {"NL": "Nw", "NR": "Ne", "EL": "En", "ER": "Es", "SL": "Se", "SR": "Sw", "WL": "Ws", "WR": "Wn"}
 # Tile elements that are one-word tags of ours (a monastery is our cloister segment).
@@ -254,6 +255,8 @@ def xml_facts(tile: ET.Element) -> Facts:
     for r in tile.findall("road"):
         if r.get("inn") == "true":
             words.add(f"inn@{'+'.join(sorted(_sides(r)))}")
+    for machine in tile.findall("flying-machine"):
+        words.add(f"flier to={machine.get('direction')}")
     tags = {_TAGS[child.tag] for child in tile if child.tag in _TAGS}
     if tile.find("monastery") is not None:
         tags.add("cloister")
@@ -282,6 +285,8 @@ def our_facts(t: TileType) -> Facts:
             f"{flag}@{sides}" for flag in s.flags if flag in ("cathedral", "princess", "angular", "inn")
         }
         words |= {f"{flag}@{sides}" for flag in s.flags if flag.startswith("goods=")}
+        if s.kind == Kind.OTHER and s.name == "flier":
+            words |= {f"flier {flag}" for flag in s.flags}
     tags = set(t.tags) & set(_TAGS.values())
     if t.cloister:
         tags.add("cloister")

@@ -68,6 +68,8 @@ SET_WORDS = (
     "fairy",
     "festival",
     "gold",
+    "flier",
+    "flying",
     "goods",
     "heretic",
     "inn",

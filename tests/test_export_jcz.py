@@ -34,6 +34,7 @@ REFERENCE = [
     *jcz_files("oracle-wave2", "basic_gold-*.jcz"),
     *jcz_files("oracle-wave2", "basic_kr-*.jcz"),
     *jcz_files("oracle-wave2", "basic_mw-*.jcz"),
+    *jcz_files("oracle-wave2", "basic_flier-*.jcz"),
 ]
 JCZ_RULES = rule_set(**JCZ_READING)
 SET_MIXES = [
@@ -57,6 +58,8 @@ SET_MIXES = [
     ("base", "river", "ic", "am", "pd", "tower", "bcb", "tb", "kr"),
     ("base", "mw"),
     ("base", "river", "ic", "am", "pd", "tower", "bcb", "tb", "mw"),
+    ("base", "flier"),
+    ("base", "am", "ic", "pd", "tower", "flier"),
 ]
 
 

@@ -22,6 +22,7 @@ NAME: Final = "tower"
 TAG: Final = "tower"  # tiles with a tower foundation
 ON_TOWER: Final = "tower"  # the location of a follower standing on a tower
 RANSOM: Final = 3  # R-TOWER-7
+_ON_TOWER: Final = ("follower", "big")  # the kinds of follower that may stand on a tower (R-TOWER-8)
 # Tower pieces each player has, by the number of players (R-TOWER-2).
 PIECES: Final = {1: 10, 2: 10, 3: 9, 4: 7, 5: 6, 6: 5}
 
@@ -360,6 +361,29 @@ class TowerPart(Part):
             found += _ransoms(state, me, "action")
         return found
 
+    def places_from_afar(self, state: GameState, figure: str, pos: Pos) -> list[str]:
+        """The top of an open tower with a piece, for a follower or the large one brought from
+        another tile (R-TOWER-8)."""
+        own = towers(state)
+        if figure in _ON_TOWER and own.heights.get(pos, 0) > 0 and pos not in own.guards:
+            return [ON_TOWER]
+        return []
+
+    def put_from_afar(self, state: GameState, player: int, pos: Pos, location: str, figure: str) -> bool:
+        """A follower brought from another tile closes the tower it lands on (R-TOWER-8)."""
+        if location != ON_TOWER:
+            return False
+        self._guard(state, player, pos, figure)
+        return True
+
+    @staticmethod
+    def _guard(state: GameState, player: int, pos: Pos, figure: str) -> None:
+        towers(state).guards[pos] = (player, figure)
+        if figure == "follower":
+            state.supply[player] -= 1
+        else:
+            state.ext["figures"][figure][player] -= 1
+
     def step_commands(self, state: GameState, step: str) -> list[Command]:
         if not (_settings(state).ransom_any_step or _in_action(state, step)):
             return []
@@ -406,11 +430,7 @@ class TowerPart(Part):
             own.capture_at = pos
             state.phase = Phase.ACTION_DONE
         elif isinstance(event, TowerGuarded):
-            own.guards[(event.x, event.y)] = (event.player, event.figure)
-            if event.figure == "follower":
-                state.supply[event.player] -= 1
-            else:
-                state.ext["figures"][event.figure][event.player] -= 1
+            self._guard(state, event.player, (event.x, event.y), event.figure)
             state.phase = Phase.ACTION_DONE
         elif isinstance(event, FollowerCaptured):
             own.capture_at = None
