@@ -32,6 +32,7 @@ SETS: Final[tuple[SetEntry, ...]] = (
     SetEntry("pd", "Princess & Dragon", ("fairy", "dragon", "portal_princess")),
     SetEntry("tower", "The Tower", ("tower",)),
     SetEntry("cult", "Cult Places", ("shrines",)),
+    SetEntry("corn", "Corn Circles", ("corn",)),
 )
 
 SET_CODES: Final[tuple[str, ...]] = tuple(entry.code for entry in SETS)
