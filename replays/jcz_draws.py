@@ -409,7 +409,11 @@ class DrawWalk:
         if self.drawer.left == 0 and not self.owing():
             self.held = None  # the game is over
             return
-        self.tile_step((self.current + 1) % self.players, "turn", index)
+        # The oracle's draws name a tile drawn while JCloisterZone processes anything but a COMMIT
+        # a redraw, as the one such draw of a plain game replaces a tile declined: so is the next
+        # turn's tile when a phase closing the part ends with a choice or a pass, no COMMIT.
+        closed = index < 0 or self.messages[index].type == "COMMIT"
+        self.tile_step((self.current + 1) % self.players, "turn" if closed else "redraw", index)
 
     def sender(self, index: int, message: JczMessage) -> int:
         if message.player is None:

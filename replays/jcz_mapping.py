@@ -36,6 +36,9 @@ class Element(NamedTuple):
     number: str | None = None  # the switch its value sets: a number of figures
     one: bool = False  # the client writes it as 1, though it is one switch
     written: bool = True  # an export writes it (False: an element of a tile none of our sets has)
+    # The client adds it whenever the set's tiles are chosen (its `enforces`): a save that leaves
+    # it out plays it all the same.
+    enforced: bool = False
 
 
 class JczSet:
