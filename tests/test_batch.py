@@ -33,7 +33,7 @@ SET_MIXES = [
 SET_MIXES += [
     ("base", "pd"),
     ("base", "tower"),
-    ("base", "river", "ic", "am", "pd", "tower", "bcb", "tb", "cult"),
+    ("base", "river", "ic", "am", "pd", "tower", "bcb", "tb", "cult", "corn"),
 ]
 
 

@@ -174,6 +174,7 @@ XML: dict[str, tuple[str, str]] = {  # our set -> (XML file, the tile set JCZ's 
     "pd": ("princess_and_dragon.xml", "princess-and-dragon:1"),
     "tower": ("tower.xml", "tower:1"),
     "cult": ("cult.xml", "cult/6"),
+    "corn": ("corn_circles.xml", "corn-circles/1"),
 }
 _HALVES = {"NL": "Nw", "NR": "Ne", "EL": "En", "ER": "Es", "SL": "Se", "SR": "Sw", "WL": "Ws", "WR": "Wn"}
 # Tile elements that are one-word tags of ours (a monastery is our cloister segment).

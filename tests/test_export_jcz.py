@@ -30,6 +30,7 @@ REFERENCE = [
     *jcz_files("oracle-natural"),
     *jcz_files("oracle-wave1"),
     *jcz_files("oracle-wave2", "basic_cult-*.jcz"),
+    *jcz_files("oracle-wave2", "basic_corn-*.jcz"),
 ]
 JCZ_RULES = rule_set(**JCZ_READING)
 SET_MIXES = [
@@ -43,6 +44,8 @@ SET_MIXES = [
     ("base", "river", "ic", "am", "pd", "tower", "bcb", "tb"),
     ("base", "cult"),
     ("base", "am", "pd", "cult"),
+    ("base", "corn"),
+    ("base", "river", "ic", "am", "pd", "tower", "bcb", "tb", "cult", "corn"),
 ]
 
 

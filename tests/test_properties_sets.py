@@ -1,6 +1,6 @@
 """Property tests over random bot games with every set the engine plays together: the base game,
 Bridges Castles & Bazaars, Traders & Builders, Inns & Cathedrals, The River, The Tower, Abbey &
-Mayor, Princess & Dragon and Cult Places.
+Mayor, Princess & Dragon, Cult Places and Corn Circles.
 
 Each example is a whole seeded game, its events stepped through: every figure is somewhere
 (supply, board, a tower's top or a prison), a replay of the log equals the live game, and the
@@ -34,7 +34,7 @@ from domain.state import GameState
 from projections.board import board_view
 from replays import records
 
-ALL_SETS = ("base", "bcb", "tb", "ic", "river", "tower", "am", "pd", "cult")
+ALL_SETS = ("base", "bcb", "tb", "ic", "river", "tower", "am", "pd", "cult", "corn")
 
 seeds = st.integers(min_value=0, max_value=2**32 - 1)
 player_counts = st.integers(min_value=2, max_value=6)

@@ -30,6 +30,7 @@ WAVE1_GAMES = jcz_files("oracle-wave1")
 FIXTURES = jcz_files("engine-tests", "*/*.jcz")
 # The sets of wave 2 the engine plays, each alone with the base game (2 and 3 players).
 CULT_GAMES = jcz_files("oracle-wave2", "basic_cult-*.jcz")
+CORN_GAMES = jcz_files("oracle-wave2", "basic_corn-*.jcz")
 
 # INDEX.md's restatement of the deleted JUnit tests: final points and the nonzero points by kind.
 LEGACY: dict[str, dict[str, tuple[int, dict[str, int]]]] = {
@@ -85,6 +86,16 @@ def test_cult_game_agrees_with_jcloisterzone(path: Path) -> None:
     assert result.verdict == "agrees", _explain(result)
     assert {"draws", "legal placements", "scores", "final points"} <= set(result.checked)
     assert result.sets == ("base", "cult")
+
+
+@pytest.mark.parametrize("path", CORN_GAMES, ids=_name)
+def test_corn_game_agrees_with_jcloisterzone(path: Path) -> None:
+    """Corn Circles (docs/RULES.md 15): every crop circle's choice, deployment and removal, the
+    draws the circle's phase closes its turn part before, every score."""
+    result = check_file(require(path))
+    assert result.verdict == "agrees", _explain(result)
+    assert {"draws", "legal placements", "scores", "final points"} <= set(result.checked)
+    assert result.sets == ("base", "corn")
 
 
 @pytest.mark.parametrize("path", NATURAL_GAMES, ids=_name)
