@@ -409,11 +409,9 @@ class DrawWalk:
         if self.drawer.left == 0 and not self.owing():
             self.held = None  # the game is over
             return
-        # The oracle's draws name a tile drawn while JCloisterZone processes anything but a COMMIT
-        # a redraw, as the one such draw of a plain game replaces a tile declined: so is the next
-        # turn's tile when a phase closing the part ends with a choice or a pass, no COMMIT.
-        closed = index < 0 or self.messages[index].type == "COMMIT"
-        self.tile_step((self.current + 1) % self.players, "turn" if closed else "redraw", index)
+        # What the draw is named: a turn's, unless a set's phase that closed the part names it.
+        kind = next((k for m in self.mappings if (k := m.turn_draw(self, index)) is not None), "turn")
+        self.tile_step((self.current + 1) % self.players, kind, index)
 
     def sender(self, index: int, message: JczMessage) -> int:
         if message.player is None:

@@ -154,6 +154,12 @@ class JczSet:
         """Whether a PASS may answer a phase of this set's own, declining no tile."""
         return False
 
+    def turn_draw(self, walk: DrawWalk, index: int) -> str | None:
+        """What the oracle's draws name the next turn's tile, drawn while JCloisterZone processes
+        message `index`, the last of a phase of this set's that closed the turn part, if not a
+        turn's (None)."""
+        return None
+
     def extra_part(self, walk: DrawWalk, index: int, following: JczMessage | None) -> bool:
         """A turn part ended at message `index`: start another part of the same player's if this
         set gives one (True)."""

@@ -29,8 +29,9 @@ from domain.view import Mark, MarkKind
 from projections.svg import render_svg
 from projections.text import render_board
 from replays.check import check_file
-from replays.jcz import JCZ_READING, read_jcz, replay_jcz
+from replays.jcz import JCZ_READING, JczSave, read_jcz, replay_jcz
 from replays.jcz_draws import plan_draws
+from tests.jcz_saves import Message, commit, decode, deploy, pass_, place, save
 from tests.reference import JCZ, require
 
 ANN, BOB, CID = 0, 1, 2
@@ -524,3 +525,59 @@ def test_R_CORN_2_nobody_else_passes_the_choice_away() -> None:
     """Bob's pass, while Ann's choice is due, is refused: the choice waits for her."""
     game = played([*OPENING, CITY_CIRCLE])
     assert refused(game, BOB, Pass()) == "R-CORN-2"
+
+
+def _circle_save(*after: Message, elements: bool = True) -> JczSave:
+    """The opening and Ann's city circle as JCloisterZone's client writes them, then `after`."""
+    return decode(
+        save(
+            [
+                place(ANN, "BA/Cc.1", 0, -1, 180),
+                deploy(ANN, 0, -1, "SE", "City"),
+                commit(ANN),
+                place(BOB, "BA/RFr", 1, 0),
+                deploy(BOB, 1, 0, "WE", "Road"),
+                commit(BOB),
+                place(ANN, "CC.1/CC.2", 0, 1, 180),
+                pass_(ANN),
+                commit(ANN),
+                *after,
+                place(BOB, "BA/C", 1, -1, 270),
+                pass_(BOB),
+                commit(BOB),
+            ],
+            ["BA/Cc.1", "BA/RFr", "CC.1/CC.2", "BA/C"],
+            sets={"basic:1": 1, "corn-circles/1": 1},
+            elements={"small-follower": 7, "farmers": True, **({"corn-circle": True} if elements else {})},
+        )
+    )
+
+
+CHOICE_DEPLOY: Message = {"type": "CIRCLE_REMOVE_OR_DEPLOY", "payload": {"value": "DEPLOY"}, "player": ANN}
+
+
+def test_jcz_a_pass_ends_the_circles_phase_and_the_next_tile_is_drawn_after_it() -> None:
+    """The circle's phase closes the turn part: Bob's tile is drawn while JCloisterZone processes
+    Ann's pass, the phase's last message (the oracle names such a draw a redraw)."""
+    circle = _circle_save(CHOICE_DEPLOY, pass_(ANN))
+    draws = [(d.tile, d.kind, d.after) for d in plan_draws(circle).draws]
+    assert draws[2:4] == [("CC.1/CC.2", "turn", 5), ("BA/C", "redraw", 10)]
+    events = replay_jcz(circle, plan_draws(circle).order).collect_events()
+    assert [e.step for e in events if isinstance(e, ev.Passed)][-2:] == [cn.DEPLOY, "deploy"]
+
+
+def test_jcz_a_deployment_with_its_commit_ends_the_phase() -> None:
+    placed = deploy(ANN, 0, -1, "SE", "City")
+    placed["payload"]["meepleId"] = "0.small.2"
+    circle = _circle_save(CHOICE_DEPLOY, placed, commit(ANN))
+    draws = [(d.tile, d.kind, d.after) for d in plan_draws(circle).draws]
+    assert draws[3] == ("BA/C", "turn", 11)
+    events = replay_jcz(circle, plan_draws(circle).order).collect_events()
+    assert next(e for e in events if isinstance(e, cn.CornDeployed)).location == "E+S"
+
+
+def test_jcz_the_element_is_played_even_when_the_save_leaves_it_out() -> None:
+    """The client adds `corn-circle` whenever the tiles are chosen (it `enforces` it)."""
+    circle = _circle_save(CHOICE_DEPLOY, pass_(ANN), elements=False)
+    events = replay_jcz(circle, plan_draws(circle).order).collect_events()
+    assert any(isinstance(e, cn.CornChosen) for e in events)

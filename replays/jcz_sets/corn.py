@@ -140,5 +140,14 @@ class CornCircles(JczSet):
         seat = (message.player - placer - 1) % n  # 0 for the placer's left, n - 1 for the placer
         return all((p - placer - 1) % n < seat for p in acted)
 
+    def turn_draw(self, walk: DrawWalk, index: int) -> str | None:
+        """The oracle names a tile drawn while JCloisterZone processes anything but a COMMIT a
+        redraw (in a plain game only a tile declined is followed by one): so it names the next
+        turn's tile when the circle's phase ends with the choice (nobody asked) or a pass."""
+        message = walk.messages[index] if index >= 0 else None
+        if message is not None and message.type in (CHOICE, "PASS") and self.closing(walk, index, message):
+            return "redraw"
+        return None
+
 
 MAPPING = CornCircles()
