@@ -135,7 +135,13 @@ def _settings(state: GameState) -> CornOptions:
 
 def followers(state: GameState, player: int) -> list[Spot]:
     """The player's followers on a feature of the circle's kind (R-CORN-4): a castle is no city,
-    and figures that are no followers (builders, pigs, barns) do not count."""
+    and figures that are no followers (builders, pigs, barns) do not count. Once a state version:
+    whose turn it is, the moves and their check ask alike."""
+    found: list[Spot] = state.memoized(f"corn followers {player}", lambda: _followers(state, player))
+    return found
+
+
+def _followers(state: GameState, player: int) -> list[Spot]:
     kind = corn(state).kind
     board = state.board
     castles = state.ext["castles"].roots if state.has("castles") else set()
@@ -193,7 +199,7 @@ def _done(state: GameState) -> None:
 
 def _anything_on_board(state: GameState) -> bool:
     """Some figure of some player stands on the board: on a feature, or on a tower."""
-    if any(feature.figures for feature in state.board.graph.figured()):
+    if state.board.graph.figured():
         return True
     return state.has("tower") and bool(state.ext["tower"].guards)
 
@@ -245,8 +251,8 @@ class CornPart(Part):
         state.ext[NAME] = Corn()
 
     def view(self, state: GameState) -> PartView:
-        """Each crop circle a disc at its tile's centre, labelled with its kind's initial (``@``
-        for a city's, ``%`` a road's, ``&`` a field's on the text board)."""
+        """Each crop circle a disc at its tile's centre, labelled with its kind's initial (C, R,
+        F; ``@`` for a city's, ``%`` a road's, ``&`` a field's on the text board)."""
         circles = corn(state).circles
         if not circles:
             return NOTHING_SHOWN
