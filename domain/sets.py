@@ -38,6 +38,7 @@ SETS: Final[tuple[SetEntry, ...]] = (
     SetEntry("kr", "King & Robber", ("king_robber",)),
     SetEntry("mw", "Mage & Witch", ("magic",)),
     SetEntry("flier", "The Flying Machines", ("flier",)),
+    SetEntry("corn", "Corn Circles", ("corn",)),
 )
 
 SET_CODES: Final[tuple[str, ...]] = tuple(entry.code for entry in SETS)

@@ -245,16 +245,21 @@ def _parts_left_out(save: JczSave) -> tuple[str, ...]:
     """Parts of the sets in play whose setup element the save leaves out. JCloisterZone asks only
     whether the key is there (its client deletes a switched-off element): an element set to
     false still plays its part, and a figure counted 0 is a part in play without figures. 4.x saves name no
-    elements: their sets play whole."""
+    elements: their sets play whole. An element the client adds whenever its set's tiles are chosen
+    (`Element.enforced`) is never left out with them."""
     elements = save.setup.elements
     if not elements:
         return ()
     in_play = {name for code in expansions_of(save) for name in SETS.get(code, ())}
+    chosen = {set_name(key) for key, copies in save.setup.sets.items() if copies > 0}
     return tuple(
         sorted(
             element.part
-            for name, (_, element) in ELEMENTS.items()
-            if element.part is not None and element.part in in_play and elements.get(name) is None
+            for name, (mapping, element) in ELEMENTS.items()
+            if element.part is not None
+            and element.part in in_play
+            and elements.get(name) is None
+            and not (element.enforced and mapping.tile_set in chosen)
         )
     )
 

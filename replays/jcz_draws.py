@@ -409,7 +409,9 @@ class DrawWalk:
         if self.drawer.left == 0 and not self.owing():
             self.held = None  # the game is over
             return
-        self.tile_step((self.current + 1) % self.players, "turn", index)
+        # What the draw is named: a turn's, unless a set's phase that closed the part names it.
+        kind = next((k for m in self.mappings if (k := m.turn_draw(self, index)) is not None), "turn")
+        self.tile_step((self.current + 1) % self.players, kind, index)
 
     def sender(self, index: int, message: JczMessage) -> int:
         if message.player is None:

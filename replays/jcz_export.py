@@ -79,16 +79,16 @@ class MeepleIds:
         self.out[(seat, kind, number)] = key
         return self.name(seat, kind, number)
 
-    def _first(self, seat: int, kind: str, key: Key) -> tuple[int, str, int]:
-        for ident, where in self.out.items():
-            if ident[:2] == (seat, kind) and where == key:
-                return ident
-        raise JczExportError(f"no {kind} of player {seat} at {key}")
+    def _first(self, seat: int, kind: str, key: Key, latest: bool = False) -> tuple[int, str, int]:
+        found = [ident for ident, where in self.out.items() if ident[:2] == (seat, kind) and where == key]
+        if not found:
+            raise JczExportError(f"no {kind} of player {seat} at {key}")
+        return found[-1] if latest else found[0]
 
-    def at(self, seat: int, kind: str, key: Key) -> str:
+    def at(self, seat: int, kind: str, key: Key, latest: bool = False) -> str:
         """The id of the figure of `seat` and `kind` standing at `key`: of several (prisoners of
-        one jailer), the first that came there."""
-        return self.name(*self._first(seat, kind, key))
+        one jailer, two followers in one place), the first that came there, or the last."""
+        return self.name(*self._first(seat, kind, key, latest))
 
     def move(self, seat: int, kind: str, old: Key, new: Key) -> None:
         for ident, where in self.out.items():
@@ -97,10 +97,10 @@ class MeepleIds:
                 self.out[ident] = new  # the last to come there
                 return
 
-    def release(self, seat: int, kind: str, key: Key) -> None:
-        """The first figure of `seat` and `kind` that came to `key` goes home: a prisoner freed by
-        an exchange or a ransom (JCloisterZone frees the first taken of the kind)."""
-        ident = self._first(seat, kind, key)
+    def release(self, seat: int, kind: str, key: Key, latest: bool = False) -> None:
+        """The first figure of `seat` and `kind` that came to `key` (or the last) goes home: a
+        prisoner freed by an exchange or a ransom (JCloisterZone frees the first taken of the kind)."""
+        ident = self._first(seat, kind, key, latest)
         del self.out[ident]
         self.home[(seat, kind)] = sorted([*self.home[(seat, kind)], ident[2]])
 

@@ -35,6 +35,9 @@ class Element(NamedTuple):
     number: str | None = None  # the switch its value sets: a number of figures
     one: bool = False  # the client writes it as 1, though it is one switch
     written: bool = True  # an export writes it (False: an element of a tile none of our sets has)
+    # The client adds it whenever the set's tiles are chosen (its `enforces`): a save that leaves
+    # it out plays it all the same.
+    enforced: bool = False
 
 
 class JczSet:
@@ -153,6 +156,12 @@ class JczSet:
     def keeps_tile(self, walk: DrawWalk, message: JczMessage) -> bool:
         """Whether a PASS may answer a phase of this set's own, declining no tile."""
         return False
+
+    def turn_draw(self, walk: DrawWalk, index: int) -> str | None:
+        """What the oracle's draws name the next turn's tile, drawn while JCloisterZone processes
+        message `index`, the last of a phase of this set's that closed the turn part, if not a
+        turn's (None)."""
+        return None
 
     def extra_part(self, walk: DrawWalk, index: int, following: JczMessage | None) -> bool:
         """A turn part ended at message `index`: start another part of the same player's if this

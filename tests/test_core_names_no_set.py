@@ -63,6 +63,8 @@ SET_WORDS = (
     "castle",
     "cathedral",
     "challenge",
+    "corn",
+    "crop",
     "cult",
     "dragon",
     "fairy",

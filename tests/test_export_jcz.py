@@ -35,6 +35,7 @@ REFERENCE = [
     *jcz_files("oracle-wave2", "basic_kr-*.jcz"),
     *jcz_files("oracle-wave2", "basic_mw-*.jcz"),
     *jcz_files("oracle-wave2", "basic_flier-*.jcz"),
+    *jcz_files("oracle-wave2", "basic_corn-*.jcz"),
 ]
 JCZ_RULES = rule_set(**JCZ_READING)
 SET_MIXES = [
@@ -60,6 +61,8 @@ SET_MIXES = [
     ("base", "river", "ic", "am", "pd", "tower", "bcb", "tb", "mw"),
     ("base", "flier"),
     ("base", "am", "ic", "pd", "tower", "flier"),
+    ("base", "corn"),
+    ("base", "river", "ic", "am", "pd", "tower", "bcb", "tb", "cult", "corn"),
 ]
 
 

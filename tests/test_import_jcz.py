@@ -83,12 +83,10 @@ def test_a_later_save_of_the_same_game_is_a_game_of_its_own(tmp_path: Path) -> N
 
 
 def test_an_unsupported_save_is_refused_naming_what_it_needs(tmp_path: Path) -> None:
-    path = require(
-        JCZ / "engine-tests" / "bridge-bazaar-and-castles" / "castle-not-affected-by-corn-circles.jcz"
-    )
+    path = require(JCZ / "engine-tests" / "gq11" / "pig-herd-scoring.jcz")
     db = str(tmp_path / "g.sqlite")
     code, _, err = carc("import", str(path), "--db", db)
-    assert code == 1 and "does not support" in err and "set corn-circles/1" in err
+    assert code == 1 and "does not support" in err and "set gq11" in err
     assert stored_games(db) == 0
 
 
