@@ -177,3 +177,17 @@ def test_a_refused_export_writes_nothing(tmp_path: Path) -> None:
     assert err.count("error:") == 1 and "Traceback" not in err
     assert not target.exists()
     assert list(tmp_path.glob(".game.jcz.*")) == []
+
+
+def test_a_fairy_moved_beside_a_follower_in_a_castle_is_written_on_the_castle() -> None:
+    """JCloisterZone's city turned castle is a `Castle`: the fairy named on a `City` there stands
+    beside nobody (exports-judged, seed 930: the two moves that differ from the old export)."""
+    events = play_bot_game(
+        5, 930, expansions=("base", "bcb", "tb", "ic", "river", "am", "pd", "tower"), rules=JCZ_RULES
+    ).collect_events()
+    fairy = [
+        (i, payload["to"]["featurePointer"]["feature"])
+        for i, (kind, _, payload) in enumerate(messages(json.loads(export_jcz(events))["replay"]))
+        if kind == "MOVE_NEUTRAL_FIGURE" and isinstance(payload["to"], dict)
+    ]
+    assert [i for i, feature in fairy if feature == "Castle"] == [122, 159]
