@@ -355,7 +355,11 @@ def replay_jcz(
     names = [p.name for p in sorted(save.players, key=lambda p: p.slot)]
     expansions = expansions_of(save)
     try:
-        game = Game.start(names, draw_order, expansions=expansions, rules=jcz_rules(save), game_id=game_id)
+        note = save.gameAnnotations.carc if save.gameAnnotations else None
+        seed = note.seed if note else None
+        game = Game.start(
+            names, draw_order, expansions=expansions, rules=jcz_rules(save), seed=seed, game_id=game_id
+        )
     except RuleViolation as e:
         raise JczError(f"setup refused: {e}") from e
     hooks = visitor or ReplayVisitor()

@@ -291,7 +291,11 @@ def jcz_document(events: Sequence[ev.Event]) -> dict[str, Any]:
         ],
         "replay": writer.messages,
         # The pile as it was drawn: a tile held back (R-PD-2) is drawn later than its place in it.
-        "gameAnnotations": {"drawOrder": list(writer.game.state.draw_order)},
+        # Our game's id and seed: importing the save gives back this very game, stored once.
+        "gameAnnotations": {
+            "drawOrder": list(writer.game.state.draw_order),
+            "carc": {"game": str(started.originator_id), "seed": started.seed},
+        },
     }
 
 
@@ -313,7 +317,8 @@ def export_jcz(events: Sequence[ev.Event]) -> bytes:
             if readings
             else ""
         )
-        raise JczExportError(f"JCloisterZone would not replay this game{why}: {e}") from e
+        way = "; games played by its reading (`carc play --jcz`) export" if readings else ""
+        raise JczExportError(f"JCloisterZone would not replay this game{why}: {e}{way}") from e
     return data
 
 

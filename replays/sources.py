@@ -35,6 +35,12 @@ def jcz_game_id(save: JczSave) -> UUID:
     game, while saves that merely share a JCloisterZone game id (its own test fixtures do; so do
     two saves of one game at different moments) are different games. Names, dates and the clock
     are left out: they do not change the game."""
+    note = save.gameAnnotations.carc if save.gameAnnotations else None
+    if note is not None:
+        try:
+            return UUID(note.game)  # our own export: the game it was written from
+        except ValueError:
+            raise JczError(f"the save's carc game id {note.game!r} is no UUID") from None
     recorded = (save.gameId, save.setup, save.players, save.initialRandom, save.replay)
     return uuid5(_JCZ_NAMESPACE, hashlib.sha256(msgspec.json.encode(recorded)).hexdigest())
 
