@@ -7,7 +7,8 @@ laid on the tile): a follower as its owner's seat number (1-based), any other ki
 the character its part gives it for that seat (`domain.part.FigureKind.look`). What else the
 parts put on the table (`domain.part.Part.view`) shows as each mark's character: on the edges
 (or the corners, for a field's halves) its spots name, or else at its tile's centre; a later
-part's over an earlier one's, a figure over them all. Below the board, a legend spells out what
+part's over an earlier one's, a figure over them all (a mark whose every cell a figure covers
+shows at the centre instead). Below the board, a legend spells out what
 a character cannot: each label's words, each link's two ends, and the counts the standings show
 (`Supply.standing`) by seat. Nothing here knows whose marks they are.
 """
@@ -25,7 +26,8 @@ _HALF_CELLS = ((0, 0), (0, 2), (0, 2), (2, 2), (2, 2), (2, 0), (2, 0), (0, 0))
 _ROAD_CHARS = ("|", "-", "|", "-")
 _EDGE_CHARS = {WILD_EDGE: "*", CITY_EDGE: "#", FIELD_EDGE: ".", WATER_EDGE: "~"}
 
-Cell = tuple[int, int, str]  # (row, col, character) in a tile's block
+# The (row, col) cells of a tile's block a mark's character goes on, and the character.
+Marked = tuple[list[tuple[int, int]], str]
 
 
 def _cells(location: str) -> list[tuple[int, int]]:
@@ -36,18 +38,17 @@ def _cells(location: str) -> list[tuple[int, int]]:
     return cells or [(1, 1)]
 
 
-def _marked(state: GameState) -> dict[Pos, list[Cell]]:
+def _marked(state: GameState) -> dict[Pos, list[Marked]]:
     """The characters the parts' marks put on each tile, in the order they are drawn."""
-    found: dict[Pos, list[Cell]] = {}
+    found: dict[Pos, list[Marked]] = {}
     for part in state.hooks["view"]:
         for mark in part.view(state).marks:
             if not mark.text:
                 continue
             if not mark.spots:
-                found.setdefault((mark.x, mark.y), []).append((1, 1, mark.text))
+                found.setdefault((mark.x, mark.y), []).append(([(1, 1)], mark.text))
             for spot in mark.spots:
-                for r, c in _cells(spot.location):
-                    found.setdefault((spot.x, spot.y), []).append((r, c, mark.text))
+                found.setdefault((spot.x, spot.y), []).append((_cells(spot.location), mark.text))
     return found
 
 
@@ -87,7 +88,7 @@ def legend(state: GameState) -> list[str]:
     return lines
 
 
-def _tile_block(board: Board, index: int, glyphs: dict[int, str], marked: list[Cell]) -> list[list[str]]:
+def _tile_block(board: Board, index: int, glyphs: dict[int, str], marked: list[Marked]) -> list[list[str]]:
     placed = board.tiles[index]
     o = placed.orientation
     cells = [[".", ".", "."] for _ in range(3)]
@@ -95,23 +96,28 @@ def _tile_block(board: Board, index: int, glyphs: dict[int, str], marked: list[C
         r, c = _EDGE_CELLS[edge]
         cells[r][c] = _ROAD_CHARS[edge] if code == ROAD_EDGE else _EDGE_CHARS[code]
     cells[1][1] = "o" if placed.tile.cloister else " "
-    for r, c, char in marked:
-        cells[r][c] = char
+    figures: dict[tuple[int, int], str] = {}
     for _, sid, _ in placed.extra:  # a segment a part laid crosses the tile: its figure stands in the middle
         glyph = glyphs.get(sid)
         if glyph is not None:
-            cells[1][1] = glyph
+            figures[(1, 1)] = glyph
     for i, seg in enumerate(placed.tile.segments):
         glyph = glyphs.get(placed.base + i)
         if glyph is None:
             continue
         if seg.kind in (Kind.CITY, Kind.ROAD):
-            edge = o.edge_segment.index(i)
-            r, c = _EDGE_CELLS[edge]
+            at = _EDGE_CELLS[o.edge_segment.index(i)]
         elif seg.kind == Kind.FIELD and seg.halves:
-            r, c = _HALF_CELLS[o.half_segment.index(i)]
+            at = _HALF_CELLS[o.half_segment.index(i)]
         else:
-            r, c = 1, 1
+            at = (1, 1)
+        figures[at] = glyph
+    for where, char in marked:
+        if all(cell in figures for cell in where):  # a figure covers it: it shows in the middle
+            where = [(1, 1)]
+        for r, c in where:
+            cells[r][c] = char
+    for (r, c), glyph in figures.items():
         cells[r][c] = glyph
     return cells
 
