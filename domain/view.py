@@ -118,7 +118,8 @@ class MarkStyle(msgspec.Struct, frozen=True, kw_only=True):
     """How a part's marks of one style are drawn in SVG: `shape` (a figure mark takes its
     figure's; a link's is a line's paint), centred `at` on its tile (tile units, 0..1) for a
     disc, a figure, a token or a label. One put on a spot stands where a figure on that spot
-    would, moved as far off it as `at` is off the tile's centre (beside a figure there)."""
+    would, moved as far off it as `at` is off the tile's centre (beside a figure there); a
+    link's ends alike."""
 
     shape: Shape | None = None
     at: tuple[float, float] = (0.5, 0.5)

@@ -271,8 +271,10 @@ def _mark(
         (ax, ay), (bx, by) = sorted(_MID[EDGE_BY_NAME[edge]] for edge in mark.location.split("+"))
         ends = {"x1": x + ax * S, "y1": y + ay * S, "x2": x + bx * S, "y2": y + by * S}
         _sub(parent, shape.tag, **ends, **_paint(shape, colour), **attrs)
-    elif kind == MarkKind.LINK:  # from one spot's place to the other's
+    elif kind == MarkKind.LINK:  # from one spot's place to the other's, each moved as `at` says
+        dx, dy = (style.at[0] - 0.5) * S, (style.at[1] - 0.5) * S
         (ax, ay), (bx, by) = (_spot(spot, origin) for spot in mark.spots[:2])
+        ax, ay, bx, by = ax + dx, ay + dy, bx + dx, by + dy
         ends = {"x1": ax, "y1": ay, "x2": bx, "y2": by}
         _sub(parent, "line", **ends, **_paint(shape, colour), **attrs)
     elif kind == MarkKind.OUTLINE:  # just inside the tiles' outer edges

@@ -181,6 +181,10 @@ def test_tunnel_tokens_show_on_their_mouths_in_their_owners_colour_and_their_lin
     boxes = [tile_box(state, 0, 1), tile_box(state, 1, 0)]
     assert all(any(b[0] < ex < b[2] and b[1] < ey < b[3] for b in boxes) for ex, ey in ends)
     assert not (boxes[0][0] < ends[0][0] < boxes[0][2] and boxes[0][0] < ends[1][0] < boxes[0][2])
+    # From token to token.
+    assert {(round(x, 1), round(y, 1)) for x, y in ends} == {
+        (round(x, 1), round(y, 1)) for x, y in map(centre, squares)
+    }
 
 
 # ----------------------------------------------------------------- The Goldmines

@@ -249,7 +249,8 @@ class TunnelPart(Part):
         ),
         # The two mouths a pair of tokens joins, in its owner's colour.
         "tunnel-link": MarkStyle(
-            shape=Shape(tag="line", fill=None, stroke=OWNER, stroke_width=2.5, dash="5,3")
+            shape=Shape(tag="line", fill=None, stroke=OWNER, stroke_width=2.5, dash="5,3"),
+            at=(0.5 + 9 / 64, 0.5 + 9 / 64),  # from token to token
         ),
     }
 
