@@ -8,9 +8,9 @@ the character its part gives it for that seat (`domain.part.FigureKind.look`). W
 parts put on the table (`domain.part.Part.view`) shows as each mark's character: on the edges
 (or the corners, for a field's halves) its spots name, or else at its tile's centre; a later
 part's over an earlier one's, a figure over them all (a mark whose every cell a figure covers
-shows at the centre instead). Below the board, a legend spells out what
-a character cannot: each label's words, each link's two ends, and the counts the standings show
-(`Supply.standing`) by seat. Nothing here knows whose marks they are.
+shows at the centre instead). Below the board, a legend spells out what a character cannot:
+each label's words, each link's two ends, and the counts the standings show
+(`domain.view.Supply.standing`) by seat. Nothing here knows whose marks they are.
 """
 
 from __future__ import annotations
@@ -70,8 +70,8 @@ def _legend_line(mark: Mark) -> str | None:
 
 def legend(state: GameState) -> list[str]:
     """The lines below the board: the labels and links the parts show, at board positions x,y
-    (the first line names the left column and the top row), then each count the standings show, by
-    seat (1-based) where it is not 0."""
+    (the first line names the left column and the top row), then each count the standings show,
+    by seat (1-based) where it is not 0 ("none" if it is 0 for all)."""
     lines: list[str] = []
     for part in state.hooks["view"]:
         shown = part.view(state)
