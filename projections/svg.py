@@ -45,7 +45,12 @@ def _pt(x: float, y: float) -> str:
 
 
 def _sub(parent: ET.Element, tag: str, **attrs: object) -> ET.Element:
-    return ET.SubElement(parent, tag, {k.rstrip("_").replace("_", "-"): str(v) for k, v in attrs.items()})
+    return ET.SubElement(parent, tag, {k.rstrip("_").replace("_", "-"): _value(v) for k, v in attrs.items()})
+
+
+def _value(v: object) -> str:
+    """An attribute's text; a coordinate to a tenth, as `_xy` writes them (no 507.20000000000005)."""
+    return f"{v:.1f}".removesuffix(".0") if isinstance(v, float) else str(v)
 
 
 def _paint(shape: Shape, colour: str) -> dict[str, object]:
@@ -74,7 +79,7 @@ def _shape(parent: ET.Element, shape: Shape, cx: float, cy: float, colour: str, 
             **({"rx": shape.rx} if shape.rx else {}),
         }
     elif shape.tag == "polygon":
-        geometry = {"points": " ".join(f"{cx + dx},{cy + dy}" for dx, dy in shape.points)}
+        geometry = {"points": " ".join(f"{cx + dx:.1f},{cy + dy:.1f}" for dx, dy in shape.points)}
     elif shape.tag == "path":
         geometry = {"d": f"M{cx:.1f},{cy:.1f} {shape.d}"}
     else:  # a line has ends, not a centre: only a line mark draws one
