@@ -130,19 +130,15 @@ class Refused(msgspec.Struct, frozen=True):
 
 def events_of(source: Source, db: str | None) -> list[ev.Event]:
     """A source's events, checked for form (a file's rules are the audit's to check)."""
+    from replays.sources import file_events, stored_events
+
     if source.kind == "file":
-        from replays import records
-        from replays.sources import import_jcz, is_jcz
-
-        path = Path(source.name)
-        return import_jcz(path)[1] if is_jcz(path) else records.read_events(path)
-    from uuid import UUID
-
+        return file_events(Path(source.name), check=False)
     from domain.store import open_store
 
     store = open_store(db, create=False)
     try:
-        return store.game_events(UUID(source.name))
+        return stored_events(store, source.name)
     finally:
         store.close()
 

@@ -14,7 +14,7 @@ _WITHOUT = """
 import sys
 sys.modules.update(dict.fromkeys({modules!r}))
 sys.argv = ["carc", *sys.argv[1:]]
-from replays.cli import main
+from carc.cli import main
 main()
 """
 

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 from rich.console import Console
 
-from replays import cli
-from replays.tables import Cell, Column, show_table
+from carc.cli import batch, common, games, reading, server
+from carc.cli.tables import Cell, Column, show_table
 from tests.reference import JCZ, require
 from tests.test_cli import carc
 
@@ -18,6 +18,13 @@ ENGINE_TESTS = JCZ / "engine-tests"
 
 def terminal(width: int = 80) -> Console:
     return Console(width=width, force_terminal=True, color_system=None, record=True)
+
+
+def shown_on(console: Console, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The commands print their results on `console` (each module of the shell holds `out`)."""
+    for module in (common, games, reading, batch, server):
+        if hasattr(module, "out"):
+            monkeypatch.setattr(module, "out", console)
 
 
 def lines_of(console: Console) -> list[str]:
@@ -74,7 +81,7 @@ def test_cells_are_text_not_markup() -> None:
 @pytest.mark.parametrize("width", [80, 120])
 def test_check_of_a_folder_on_a_terminal_of_width(width: int, monkeypatch: pytest.MonkeyPatch) -> None:
     console = terminal(width)
-    monkeypatch.setattr(cli, "out", console)
+    shown_on(console, monkeypatch)
     carc("check", str(require(ENGINE_TESTS / "basic")))
     shown = lines_of(console)
     assert shown and all(len(line) <= width for line in shown)
@@ -96,7 +103,7 @@ def test_audit_on_a_terminal_fits_80_columns(tmp_path: Path, monkeypatch: pytest
     assert carc("play", "--db", db, "--expansions", "bcb,tb")[0] == 0
     game = carc("games", "--db", db, "--json")[1].split('"game":"')[1].split('"')[0]
     console = terminal()
-    monkeypatch.setattr(cli, "out", console)
+    shown_on(console, monkeypatch)
     carc("audit", game, "--db", db)
     shown = lines_of(console)
     assert len(shown) > 5 and all(len(line) <= 80 for line in shown)
