@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import functools
+import os
 from collections import Counter
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, Literal
@@ -194,14 +195,15 @@ def audit_one(source: str, *, db: str, wide: bool, json: bool) -> None:
         Column("reading"),
         Column("verdict"),
         Column("event", justify="right"),
-        Column("refused", wide=True),
+        Column("refused", wide=True, folds=True),
         Column("rule"),
         Column("why", wide=True, folds=True),
-        Column("points"),
+        Column("points", folds=True),
     )
     rows: list[Row] = []
+    players = next(iter(readings.values())).final if readings else {}
     for name, r in readings.items():
-        points = ", ".join(f"{player} {n}" for player, n in r.final.items())
+        points = " ".join(str(n) for n in r.final.values())  # the players are in the title
         if r.legal:
             rows.append(
                 (name, Cell("legal", "green"), "", "", "", "", f"{points}{'' if r.over else ' (unfinished)'}")
@@ -218,7 +220,8 @@ def audit_one(source: str, *, db: str, wide: bool, json: bool) -> None:
                     f"{points} (at {r.reached})",
                 )
             )
-    show_table(out, f"Audit of game {game_id}", columns, rows, wide=wide)
+    title = f"Audit of game {game_id}; points of {', '.join(players)}"
+    show_table(out, title, columns, rows, wide=wide)
 
 
 def audit_many(
@@ -429,16 +432,16 @@ def check(
 
 def print_check_table(results: list[CheckResult], verdicts: Counter[str], wide: bool) -> None:
     summary = ", ".join(f"{n} {verdict}" for verdict, n in sorted(verdicts.items())) or "no files"
-    columns = (
+    columns: tuple[Column, ...] = (
         Column("game"),
         Column("folder", wide=True),
-        Column("sets"),
+        Column("sets", folds=True),
         Column("players", justify="right"),
-        Column("verdict"),
+        Column("verdict", folds=True),
         Column("turn", justify="right"),
         Column("decision", wide=True, justify="right"),
-        Column("we computed", wide=True),
-        Column("the file says", wide=True),
+        Column("we computed", wide=True, folds=True),
+        Column("the file says", wide=True, folds=True),
     )
     colours = {"agrees": "green", "disagrees": "red", "error": "red", "unsupported": "yellow"}
     rows: list[Row] = []
@@ -457,4 +460,14 @@ def print_check_table(results: list[CheckResult], verdicts: Counter[str], wide: 
                 d.theirs if d else "",
             )
         )
-    show_table(out, f"{len(results)} game(s): {summary}", columns, rows, wide=wide)
+    title = f"{len(results)} game(s): {summary}"
+    folders = {str(Path(r.game).parent) for r in results}
+    if wide and folders:  # the folder they share is named once, in the title; each row its rest
+        common = os.path.commonpath(folders)
+        title = f"{len(results)} game(s) in {common}: {summary}"
+        if len(folders) == 1:
+            columns = (columns[0], *columns[2:])
+            rows = [(row[0], *row[2:]) for row in rows]
+        else:
+            rows = [(row[0], os.path.relpath(str(row[1]), common), *row[2:]) for row in rows]
+    show_table(out, title, columns, rows, wide=wide)

@@ -25,8 +25,23 @@ if TYPE_CHECKING:
     from domain.aggregate import Game
     from replays.batch import Batch
 
-out = Console()
-err = Console(stderr=True)
+
+
+class Shell(Console):
+    """A console that wraps its lines to a terminal's width, and never wraps what goes to a
+    file or a pipe (a game id or a path stays on its line, whatever its length)."""
+
+    @property
+    def soft_wrap(self) -> bool:
+        return not self.is_terminal
+
+    @soft_wrap.setter
+    def soft_wrap(self, value: bool) -> None:
+        pass  # decided by where the output goes, at each print
+
+
+out = Shell()
+err = Shell(stderr=True)
 
 DbOption = Annotated[
     str,
@@ -131,7 +146,11 @@ def parse_rules(order: str, variants: list[str], *, jcz: bool = False) -> RuleSe
 def print_standings(game: Game, title: str) -> None:
     from projections.scores import standings
 
-    columns = (Column("rank", justify="right"), Column("player"), Column("points", justify="right"))
+    columns = (
+        Column("rank", justify="right"),
+        Column("player"),
+        Column("points", justify="right"),
+    )
     rows = [(str(s.rank), s.name, str(s.points)) for s in standings(game.state)]
     show_table(out, title, columns, rows)
 

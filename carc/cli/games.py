@@ -122,7 +122,12 @@ def games(db: DbOption = DEFAULT_DB, json: JsonOption = False) -> None:
             ]
         )
         return
-    columns = (Column("game"), Column("players"), Column("expansions"), Column("seed", justify="right"))
+    columns = (
+        Column("game"),
+        Column("players", folds=True),
+        Column("expansions", folds=True),
+        Column("seed", justify="right"),
+    )
     rows = [
         (str(s.originator_id), ", ".join(s.players), ",".join(s.expansions), str(s.seed)) for s in started
     ]

@@ -149,7 +149,7 @@ def explain(
         Column("part"),
         Column("step"),
         Column("rule"),
-        Column("details"),
+        Column("details", folds=True),
     )
     rows = [
         (str(s.version), s.part, s.event, s.rule, ", ".join(f"{k}={v}" for k, v in s.details.items()))
