@@ -98,6 +98,9 @@ def read_source(path: Path) -> tuple[Game, list[ev.Event]]:
     return import_jcz(path) if is_jcz(path) else records.read(path)
 
 
+NO_NAME = "no game named: give a recorded-game file or a stored game's id"
+
+
 def file_events(path: Path, *, check: bool = True) -> list[ev.Event]:
     """The events of a recorded-game file. A JCloisterZone save is always replayed (its events
     come from our engine); our records are checked for form, and against their rules when `check`
@@ -112,7 +115,7 @@ def load_events(source: str, db: str | None, *, check: bool = True) -> list[ev.E
     """The events of a recorded-game file or, when no such file exists, of the game of the store
     `db` whose id (or a unique prefix of it) `source` is."""
     if not source.strip():
-        raise UserError("no game named: give a recorded-game file or a stored game's id")
+        raise UserError(NO_NAME)
     path = Path(source)
     if path.is_file():
         return file_events(path, check=check)

@@ -21,7 +21,7 @@ from carc.cli.common import err, out
 app = typer.Typer(
     help="Event-sourced Carcassonne: play bot games, store them, replay and score them.",
     no_args_is_help=True,
-    add_completion=False,
+    add_completion=True,  # --install-completion and --show-completion for bash, zsh, fish
     pretty_exceptions_enable=False,
     rich_markup_mode="markdown",  # a docstring's lines join into paragraphs wrapped to the terminal
 )

@@ -15,6 +15,7 @@ from carc.cli.common import (
     DbOption,
     JsonOption,
     SchedulerOption,
+    StoredOption,
     WideOption,
     WorkersOption,
     batch_of,
@@ -162,7 +163,7 @@ def audit_(
     ] = None,
     workers: WorkersOption = None,
     scheduler: SchedulerOption = None,
-    db: DbOption = DEFAULT_DB,
+    db: StoredOption = DEFAULT_DB,
     wide: WideOption = False,
     json: JsonOption = False,
 ) -> None:
@@ -172,7 +173,11 @@ def audit_(
     under every reading, in parallel, written as a Parquet table with a summary per reading:
     how many games it finds illegal, and how many it gives another winner.
     """
+    from replays.sources import NO_NAME
+
     names = sources or []
+    if any(not name.strip() for name in names):  # not the current folder: an empty name names nothing
+        fail(NO_NAME)
     if every or output is not None or len(names) != 1 or Path(names[0]).is_dir():
         audit_many(names, every=every, output=output, batch=batch_of(workers, scheduler), db=db, json=json)
         return
@@ -335,7 +340,7 @@ def export_analytics_(
     ),
     workers: WorkersOption = None,
     scheduler: SchedulerOption = None,
-    db: DbOption = DEFAULT_DB,
+    db: StoredOption = DEFAULT_DB,
     json: JsonOption = False,
 ) -> None:
     """Write the analytics tables (games, events, scores, features, bids) of stored games.

@@ -26,7 +26,6 @@ if TYPE_CHECKING:
     from replays.batch import Batch
 
 
-
 class Shell(Console):
     """A console that wraps its lines to a terminal's width, and never wraps what goes to a
     file or a pipe (a game id or a path stays on its line, whatever its length)."""
@@ -49,6 +48,14 @@ DbOption = Annotated[
         "--db",
         envvar="CARC_DB",
         help="Game store: an SQLite file path (created if missing), postgresql://… or 'memory'.",
+    ),
+]
+StoredOption = Annotated[  # commands that only read a store refuse a missing one: no "created"
+    str,
+    typer.Option(
+        "--db",
+        envvar="CARC_DB",
+        help="Game store to read: an SQLite file path (it must exist), postgresql://… or 'memory'.",
     ),
 ]
 JsonOption = Annotated[bool, typer.Option("--json", help="Print one JSON document on stdout.")]

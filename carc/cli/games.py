@@ -12,6 +12,7 @@ from carc.cli.common import (
     DbOption,
     GameArgument,
     JsonOption,
+    StoredOption,
     err,
     fail,
     out,
@@ -103,7 +104,7 @@ def play(
     out.print(stored, highlight=False)
 
 
-def games(db: DbOption = DEFAULT_DB, json: JsonOption = False) -> None:
+def games(db: StoredOption = DEFAULT_DB, json: JsonOption = False) -> None:
     """List the games in the store."""
     from domain.store import open_store
 
@@ -129,7 +130,7 @@ def games(db: DbOption = DEFAULT_DB, json: JsonOption = False) -> None:
         Column("seed", justify="right"),
     )
     rows = [
-        (str(s.originator_id), ", ".join(s.players), ",".join(s.expansions), str(s.seed)) for s in started
+        (str(s.originator_id), ", ".join(s.players), ",".join(s.expansions), _seed(s.seed)) for s in started
     ]
     show_table(out, f"{len(started)} game(s) in {db}", columns, rows)
 
@@ -147,7 +148,7 @@ def export(
             "jcz for a FILE ending in .jcz, else jsonl.",
         ),
     ] = "auto",
-    db: DbOption = DEFAULT_DB,
+    db: StoredOption = DEFAULT_DB,
     json: JsonOption = False,
 ) -> None:
     """Write a stored game to a file: our JSON Lines record (see README) or a JCloisterZone save.
@@ -187,3 +188,8 @@ def export(
             markup=False,
             soft_wrap=True,
         )
+
+
+def _seed(seed: int | None) -> str:
+    """A game's seed as a table shows it: none for an imported save, whose draws it records."""
+    return "—" if seed is None else str(seed)

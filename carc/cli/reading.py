@@ -8,10 +8,10 @@ from typing import Annotated
 import typer
 
 from carc.cli.common import (
-    DbOption,
     GameArgument,
     JsonOption,
     SourceArgument,
+    StoredOption,
     TurnOption,
     UntilOption,
     err,
@@ -28,7 +28,7 @@ from domain.defaults import DEFAULT_DB
 
 def scores(
     source: SourceArgument,
-    db: DbOption = DEFAULT_DB,
+    db: StoredOption = DEFAULT_DB,
     until: UntilOption = None,
     turn: TurnOption = None,
     json: JsonOption = False,
@@ -69,7 +69,7 @@ def scores(
 
 def replay_(
     source: SourceArgument,
-    db: DbOption = DEFAULT_DB,
+    db: StoredOption = DEFAULT_DB,
     until: UntilOption = None,
     turn: TurnOption = None,
     json: JsonOption = False,
@@ -77,7 +77,7 @@ def replay_(
     """The board and the scores of a stored or recorded game, at its end, an event or a turn."""
     from projections.board import board_view
     from projections.scores import score_report
-    from projections.text import render_board
+    from projections.text import LEGEND, render_board
     from replays.sources import load_events
 
     with user_errors():
@@ -86,6 +86,7 @@ def replay_(
         print_json({"board": board_view(game.state), "scores": score_report(game.state)})
         return
     out.print(render_board(game.state), highlight=False, markup=False)
+    out.print(LEGEND, style="dim", highlight=False, markup=False)
     state = game.state
     print_standings(game, f"Event {state.version}, turn {state.turn}, {state.phase}")
 
@@ -95,7 +96,7 @@ def render(
     output: Annotated[
         Path, typer.Option("--output", "-o", help="The SVG file to write; - writes to standard output.")
     ],
-    db: DbOption = DEFAULT_DB,
+    db: StoredOption = DEFAULT_DB,
     until: UntilOption = None,
     turn: TurnOption = None,
     json: JsonOption = False,
@@ -126,7 +127,7 @@ def render(
 def explain(
     game_id: GameArgument,
     turn: Annotated[int, typer.Option("--turn", "-t", min=1, help="The turn to explain (1 = the first).")],
-    db: DbOption = DEFAULT_DB,
+    db: StoredOption = DEFAULT_DB,
     json: JsonOption = False,
 ) -> None:
     """The turn parts of one turn, event by event, with the rule id behind each step."""
