@@ -16,6 +16,7 @@ from domain.errors import RuleViolation, UserError
 from domain.moves import actor, legal_commands
 from domain.replay import ReplayError, Verdict, audit as _audit, replay as _replay
 from domain.rules import RuleSet
+from domain.sets import game_sets
 from projections.scores import score_report
 from projections.text import render_board
 from replays import records
@@ -106,8 +107,10 @@ def new_game(
     seed: int | None = None,
 ) -> Match:
     """A new game; the seed fixes the pile's order (none: an unpredictable one). The base game is
-    always in play; `expansions` are set codes (`bcb`, `tb`, `ic`, `river`, `tower`, `am`, `pd`)."""
-    sets = tuple(dict.fromkeys(("base", *expansions)))
+    always in play, named or not; `expansions` are set codes (`bcb`, `tb`, `ic`, `river`, `tower`, `am`,
+    `pd`…), each played once (`domain.sets.game_sets`: the rule of the command line and the HTTP
+    API too)."""
+    sets = game_sets(expansions)
     pile = shuffled_pile(sets, random.Random(seed))
     return Match(Game.start(tuple(players), pile, expansions=sets, rules=rules, seed=seed))
 

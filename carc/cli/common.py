@@ -16,7 +16,7 @@ from rich.text import Text
 from carc.cli.tables import Column, printable, show_table
 from domain.errors import RuleViolation, UserError
 from domain.rules import RuleSet
-from domain.sets import SET_CODES
+from domain.sets import game_sets
 
 # Each command imports what only it needs (the store's engine, the PostgreSQL driver, Parquet,
 # JCloisterZone saves, the web stack) when it runs: `carc --help` and a file's scores start at once.
@@ -107,13 +107,9 @@ def print_json(data: Any) -> None:
 
 
 def parse_expansions(text: str) -> tuple[str, ...]:
-    chosen = tuple(dict.fromkeys(x.strip() for x in text.split(",") if x.strip()))
-    unknown = [x for x in chosen if x not in SET_CODES]
-    if unknown:
-        fail(f"unknown expansion(s) {', '.join(unknown)}; choose from {', '.join(SET_CODES)}")
-    if "base" not in chosen:
-        chosen = ("base", *chosen)
-    return chosen
+    """The sets of `--expansions a,b,c`, by the rule the Python and HTTP APIs follow too."""
+    with user_errors():
+        return game_sets(x.strip() for x in text.split(",") if x.strip())
 
 
 def parse_rules(order: str, variants: list[str], *, jcz: bool = False) -> RuleSet:
