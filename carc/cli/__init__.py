@@ -65,6 +65,8 @@ db_app.command("init")(server.db_init)
 app.add_typer(db_app, name="db")
 
 
+INTERRUPTED = 130  # 128 + SIGINT, as a shell reports a program stopped by Ctrl-C
+
 # What a missing module of an optional part tells the user to install.
 _EXTRAS = {
     "litestar": "server",
@@ -80,6 +82,11 @@ _EXTRAS = {
 def main() -> None:
     try:
         app()
+    except SystemExit as e:
+        if e.code == INTERRUPTED:  # Typer's exit on Ctrl-C; the command cleaned up as it stopped
+            sys.unraisablehook = lambda _: None  # what a library leaves to say at exit goes unsaid
+            err.print("interrupted (Ctrl-C): stopped, nothing half-written", highlight=False, markup=False)
+        raise
     except ModuleNotFoundError as e:
         extra = _EXTRAS.get((e.name or "").split(".")[0])
         if extra is None:

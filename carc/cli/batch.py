@@ -6,6 +6,8 @@ from __future__ import annotations
 import functools
 import os
 from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
@@ -19,11 +21,11 @@ from carc.cli.common import (
     WideOption,
     WorkersOption,
     batch_of,
-    err,
     fail,
     out,
     print_json,
     print_standings,
+    progress_bar,
     say_error,
     user_errors,
 )
@@ -101,7 +103,6 @@ def import_one(file: Path, *, db: str, json: bool) -> None:
 
 
 def import_many(paths: list[Path], *, batch: Batch, db: str, json: bool) -> None:
-    from rich.progress import Progress
 
     from domain.store import StoreError, open_store
     from replays.batch import Refused, game_files, read_task, run
@@ -129,7 +130,7 @@ def import_many(paths: list[Path], *, batch: Batch, db: str, json: bool) -> None
                 outcomes.append({"file": str(path), "status": "refused", "reason": str(e)})
         progress.advance(task, len(part))
 
-    with Progress(console=err, transient=True) as progress:
+    with progress_bar() as progress:
         task = progress.add_task("importing", total=len(files))
         with user_errors():
             run(read_task, files, batch, done)
@@ -236,8 +237,6 @@ def audit_many(
     import shutil
     import tempfile
 
-    from rich.progress import Progress
-
     from replays.batch import (
         AuditPart,
         ReadingSummary,
@@ -269,7 +268,7 @@ def audit_many(
         progress.advance(task, batch.chunk)
 
     try:
-        with Progress(console=err, transient=True) as progress:
+        with progress_bar() as progress:
             task = progress.add_task("auditing", total=len(found))
             with user_errors():
                 run(functools.partial(audit_task, db=db), found, batch, done)
@@ -348,7 +347,6 @@ def export_analytics_(
     Games are read a chunk at a time, in this process or on Dask workers (--workers,
     --scheduler), and their rows written as each chunk arrives, so memory stays flat.
     """
-    from rich.progress import Progress
 
     from domain.store import open_store
     from projections.analytics import TableFiles
@@ -363,10 +361,10 @@ def export_analytics_(
             else [s.originator_id for s in store.started_games()]
         )
         store.close()
-        with Progress(console=err, transient=True) as progress:
-            task = progress.add_task("exporting games", total=len(ids))
-            try:
-                files = TableFiles(output, fmt)
+        try:
+            with progress_bar() as progress, written_whole(output) as partial:
+                task = progress.add_task("exporting games", total=len(ids))
+                files = TableFiles(partial, fmt)
                 try:
 
                     def done(_: int, rows: dict[str, list[dict[str, Any]]]) -> None:
@@ -381,8 +379,8 @@ def export_analytics_(
                     )
                 finally:
                     files.close()
-            except OSError as e:
-                fail(f"cannot write to {output}: {e}")
+        except OSError as e:
+            fail(f"cannot write to {output}: {e}")
         written = files.written
     if json:
         print_json({"games": len(ids), "folder": str(output), "rows": written})
@@ -403,7 +401,6 @@ def check(
 
     Exits with 1 when a game disagrees or a file cannot be read.
     """
-    from rich.progress import Progress
 
     from replays.batch import check_task, run
     from replays.check import FAILING, jcz_paths
@@ -413,7 +410,7 @@ def check(
         fail(f"no .jcz files in {', '.join(map(str, paths))}")
     parts: dict[int, list[CheckResult]] = {}
     # Progress goes to stderr, so that --json keeps stdout to its one document.
-    with Progress(console=err, transient=True, disable=len(files) < 2) as progress:
+    with progress_bar(disable=len(files) < 2) as progress:
         task = progress.add_task("checking", total=len(files))
 
         def done(index: int, part: list[CheckResult]) -> None:
@@ -476,3 +473,22 @@ def print_check_table(results: list[CheckResult], verdicts: Counter[str], wide: 
         else:
             rows = [(row[0], os.path.relpath(str(row[1]), common), *row[2:]) for row in rows]
     show_table(out, title, columns, rows, wide=wide)
+
+
+@contextmanager
+def written_whole(output: Path) -> Iterator[Path]:
+    """A folder beside `output` to write a command's files into. When the block ends well they
+    replace the files of the same names in `output` (made if missing); when it fails or is
+    interrupted (Ctrl-C) they are removed: nothing partial is left."""
+    import shutil
+    import tempfile
+
+    output.parent.mkdir(parents=True, exist_ok=True)
+    partial = Path(tempfile.mkdtemp(prefix=f".{output.name}.", dir=output.parent))
+    try:
+        yield partial
+        output.mkdir(exist_ok=True)
+        for path in sorted(partial.iterdir()):
+            os.replace(path, output / path.name)
+    finally:
+        shutil.rmtree(partial, ignore_errors=True)

@@ -21,6 +21,8 @@ from domain.sets import game_sets
 # Each command imports what only it needs (the store's engine, the PostgreSQL driver, Parquet,
 # JCloisterZone saves, the web stack) when it runs: `carc --help` and a file's scores start at once.
 if TYPE_CHECKING:
+    from rich.progress import Progress
+
     from domain import events as ev
     from domain.aggregate import Game
     from replays.batch import Batch
@@ -100,6 +102,14 @@ def user_errors() -> Iterator[None]:
         yield
     except (UserError, RuleViolation) as e:
         fail(str(e))
+
+
+def progress_bar(*, disable: bool = False) -> Progress:
+    """Progress on stderr, so that --json keeps stdout to its one document; on a terminal only
+    (elsewhere it would leave an empty line), and gone once done."""
+    from rich.progress import Progress
+
+    return Progress(console=err, transient=True, disable=disable or not err.is_terminal)
 
 
 def print_json(data: Any) -> None:

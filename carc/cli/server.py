@@ -9,7 +9,7 @@ from typing import Annotated
 
 import typer
 
-from carc.cli.common import DbOption, JsonOption, err, fail, out, print_json, user_errors
+from carc.cli.common import DbOption, JsonOption, err, fail, out, print_json, progress_bar, user_errors
 from carc.cli.tables import printable
 from domain.defaults import DEFAULT_DB
 
@@ -78,7 +78,6 @@ def project(
     json: JsonOption = False,
 ) -> None:
     """Keep the game summary and score tables up to date with the store, until interrupted."""
-    from rich.progress import Progress
 
     from projections.projector import run_projection
     from projections.worker_lock import ProjectionLock
@@ -114,7 +113,7 @@ def project(
             markup=False,
         )
     # Progress goes to stderr, so that --json keeps stdout to its one document.
-    with user_errors(), Progress(console=err, transient=True) as progress:
+    with user_errors(), progress_bar() as progress:
         task = progress.add_task("projecting", total=None)
 
         def advance(position: int, start: int, end: int) -> None:
