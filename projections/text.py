@@ -1,7 +1,7 @@
 """The board as text: each tile a 3×3 block of characters.
 
 Edges show their kind (``#`` city, ``|``/``-`` road, ``.`` field, ``~`` water, ``*`` an edge
-that fits any other and closes the road or city it meets, as an abbey's do), the centre a
+that fits any other and closes the road or city it meets), the centre a
 cloister (``o``), or nothing when the tile has nothing there (a blank centre: no cloister, no
 mark, no figure; a road or city through it shows on its edges). A figure shows on its segment (the first
 edge of a city or road, a corner for a field, the centre for a cloister or for a segment a part
@@ -28,7 +28,7 @@ _EDGE_CHARS = {WILD_EDGE: "*", CITY_EDGE: "#", FIELD_EDGE: ".", WATER_EDGE: "~"}
 # What the characters every board may show mean: `carc replay` prints it under the board. Each
 # set's own marks and figures are the README's (its part declares them; nothing here names a set).
 LEGEND = (
-    "# city  |/- road  . field  ~ river  * fits any edge (an abbey's)  o cloister  "
+    "# city  |/- road  . field  ~ water  * fits any edge  o cloister  "
     "blank centre: nothing there  1-6 a follower (seat); other letters: README"
 )
 

@@ -69,7 +69,7 @@ def test_the_board_s_legend_explains_every_core_character(tmp_path: Path) -> Non
         "# city",
         "|/- road",
         ". field",
-        "~ river",
+        "~ water",
         "* fits any edge",
         "o cloister",
         "blank centre",
