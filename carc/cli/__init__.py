@@ -91,7 +91,7 @@ def main() -> None:
         extra = _EXTRAS.get((e.name or "").split(".")[0])
         if extra is None:
             raise
-        install = f"pip install 'carcassonne-replay[{extra}]'"
+        install = f"in the checkout, pip install -e '.[{extra}]'"  # the package is not published
         err.print(
             f"error: this needs the {extra} extra (no module {e.name}): {install}",
             highlight=False,
