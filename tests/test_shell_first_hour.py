@@ -57,6 +57,14 @@ def test_an_empty_name_is_a_clear_error(command: str, name: str, tmp_path: Path)
     assert "folder" not in err
 
 
+@pytest.mark.parametrize("command", ["import", "check"])
+def test_an_empty_path_is_not_the_current_folder(command: str, tmp_path: Path) -> None:
+    code, _, err = (
+        carc(command, "", "--db", str(tmp_path / "s.sqlite")) if command == "import" else carc(command, "")
+    )
+    assert code == 1 and "an empty name names no file or folder" in err
+
+
 def test_the_board_s_legend_explains_every_core_character(tmp_path: Path) -> None:
     from projections.text import LEGEND
 

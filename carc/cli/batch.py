@@ -42,10 +42,10 @@ if TYPE_CHECKING:
 
 def import_(
     files: Annotated[
-        list[Path],
+        list[str],
         typer.Argument(
             help="Recorded-game files (our JSON Lines, see README, or JCloisterZone .jcz saves), "
-            "or folders of them (searched recursively)."
+            "or folders of them (searched recursively).",
         ),
     ],
     workers: WorkersOption = None,
@@ -59,10 +59,11 @@ def import_(
     JCZ-* switches). Nothing of a refused file is stored; with many files, each refused one is
     reported and the rest go on (read and checked in parallel, stored here).
     """
-    if len(files) == 1 and not files[0].is_dir():
-        import_one(files[0], db=db, json=json)
+    paths = named_paths(files)
+    if len(paths) == 1 and not paths[0].is_dir():
+        import_one(paths[0], db=db, json=json)
         return
-    import_many(files, batch=batch_of(workers, scheduler), db=db, json=json)
+    import_many(paths, batch=batch_of(workers, scheduler), db=db, json=json)
 
 
 def store_checked(store: GameStore, events: list[ev.Event]) -> bool:
@@ -391,7 +392,7 @@ def export_analytics_(
 
 
 def check(
-    paths: Annotated[list[Path], typer.Argument(help="JCloisterZone .jcz files, or folders holding them.")],
+    paths: Annotated[list[str], typer.Argument(help="JCloisterZone .jcz files, or folders holding them.")],
     workers: WorkersOption = None,
     scheduler: SchedulerOption = None,
     wide: WideOption = False,
@@ -405,7 +406,7 @@ def check(
     from replays.batch import check_task, run
     from replays.check import FAILING, jcz_paths
 
-    files = jcz_paths(paths)
+    files = jcz_paths(named_paths(paths))
     if not files:
         fail(f"no .jcz files in {', '.join(map(str, paths))}")
     parts: dict[int, list[CheckResult]] = {}
@@ -492,3 +493,11 @@ def written_whole(output: Path) -> Iterator[Path]:
             os.replace(path, output / path.name)
     finally:
         shutil.rmtree(partial, ignore_errors=True)
+
+
+def named_paths(names: list[str]) -> list[Path]:
+    """The files and folders a command is given; an empty name is refused, where a path made of
+    it would be the current folder."""
+    if any(not name.strip() for name in names):
+        fail("an empty name names no file or folder")
+    return [Path(name) for name in names]
