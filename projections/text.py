@@ -1,7 +1,9 @@
 """The board as text: each tile a 3×3 block of characters.
 
 Edges show their kind (``#`` city, ``|``/``-`` road, ``.`` field, ``~`` water, ``*`` an edge
-that fits any other), the centre a cloister (``o``). A figure shows on its segment (the first
+that fits any other and closes the road or city it meets), the centre a
+cloister (``o``), or nothing when the tile has nothing there (a blank centre: no cloister, no
+mark, no figure; a road or city through it shows on its edges). A figure shows on its segment (the first
 edge of a city or road, a corner for a field, the centre for a cloister or for a segment a part
 laid on the tile): a follower as its owner's seat number (1-based), any other kind of figure as
 the character its part gives it for that seat (`domain.part.FigureKind.look`). What else the
@@ -25,6 +27,13 @@ _EDGE_CELLS = ((0, 1), (1, 2), (2, 1), (1, 0))  # (row, col) of N, E, S, W
 _HALF_CELLS = ((0, 0), (0, 2), (0, 2), (2, 2), (2, 2), (2, 0), (2, 0), (0, 0))
 _ROAD_CHARS = ("|", "-", "|", "-")
 _EDGE_CHARS = {WILD_EDGE: "*", CITY_EDGE: "#", FIELD_EDGE: ".", WATER_EDGE: "~"}
+
+# What the characters every board may show mean: `carc replay` prints it under the board. Each
+# set's own marks and figures are the README's (its part declares them; nothing here names a set).
+LEGEND = (
+    "# city  |/- road  . field  ~ water  * fits any edge  o cloister  "
+    "blank centre: nothing there  1-6 a follower (seat); other letters: README"
+)
 
 # The (row, col) cells of a tile's block a mark's character goes on, and the character.
 Marked = tuple[list[tuple[int, int]], str]
