@@ -70,7 +70,7 @@ from replays.jcz_sets import (
     in_play,
 )
 
-# Switches of our rule set that reproduce how JCloisterZone 5.x plays (RULES.md section 9), each
+# Switches of our rule set that reproduce how JCloisterZone 5.x plays (the specification's section 9), each
 # set's from its mapping.
 JCZ_READING: dict[str, Any] = dict(READING)
 # JCloisterZone's setup rules we play, by (name, value): the rule-set switches each sets.
