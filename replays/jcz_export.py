@@ -305,7 +305,10 @@ def export_jcz(events: Sequence[ev.Event]) -> bytes:
     assert isinstance(started, ev.GameStarted)
     readings = _readings_apart(started.rules, jcz_rules(save))
     try:
-        again = replay_jcz(save, plan_draws(save).order, game_id=started.originator_id).collect_events()
+        plan = plan_draws(save)
+        again = replay_jcz(
+            save, plan.order, game_id=started.originator_id, randoms=plan.randoms
+        ).collect_events()
         _same_game(list(events), again)
     except UserError as e:
         why = (
