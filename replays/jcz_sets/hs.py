@@ -11,7 +11,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from domain.commands import Command
-from domain.expansions.hills_sheep import HILL, STEP, Flock, FlockChosen, FlockDrawn
+from domain.events import FollowerDeployed
+from domain.expansions.hills_sheep import FIGURE, HILL, STEP, Flock, FlockChosen, FlockDrawn, bag
 from domain.state import GameState
 from replays.jcz_format import JczError, JczMessage
 from replays.jcz_mapping import Element, JczSet
@@ -27,6 +28,7 @@ if TYPE_CHECKING:
 MESSAGE = "FLOCK_EXPAND_OR_SCORE"
 _VALUES = {"EXPAND": "expand", "SCORE": "score"}
 _THEIRS = {ours: theirs for theirs, ours in _VALUES.items()}
+_BAG = "bag"  # on a message the export writes: the bag its token is drawn from, until it is
 
 
 def token_index(random: float, size: int) -> int:
@@ -81,9 +83,32 @@ class HillsSheep(JczSet):
         if not isinstance(command, Flock):
             return False
         assert isinstance(event, FlockChosen)
-        # The token's `random` is written once it is drawn (`moved`).
-        writer.send(MESSAGE, seat, {"value": _THEIRS[command.value], "random": 0.0})
+        # The token's `random` is written once it is drawn (`moved`), from the bag as it is now.
+        writer.send(MESSAGE, seat, {"value": _THEIRS[command.value], "random": 0.5})
+        writer.messages[-1][_BAG] = bag(state)
         return True
+
+    def moved(self, writer: Writer, event: ev.Event) -> None:
+        """A shepherd deployed: the bag it draws from is noted on its message. A token drawn: the
+        `random` JCloisterZone draws it with goes where its generator was last seeded from, the
+        flock's message or, for a shepherd just deployed, the last message carrying one (with
+        forced draws nothing else reads it), or the save's `initialRandom`."""
+        if isinstance(event, FollowerDeployed) and event.figure == FIGURE:
+            writer.messages[-1][_BAG] = bag(writer.game.state)
+            return
+        if not isinstance(event, FlockDrawn):
+            return
+        at = next(i for i in range(len(writer.messages) - 1, -1, -1) if _BAG in writer.messages[i])
+        drawn_from: list[int] = writer.messages[at].pop(_BAG)
+        random = (drawn_from.index(event.sheep) + 0.5) / len(drawn_from)
+        if writer.messages[at]["type"] == MESSAGE:
+            writer.messages[at]["payload"]["random"] = random
+            return
+        seeded = next((m for m in reversed(writer.messages[:at]) if "random" in m["payload"]), None)
+        if seeded is None:
+            writer.initial_random = random
+        else:
+            seeded["payload"]["random"] = random
 
 
 MAPPING = HillsSheep()
