@@ -386,6 +386,36 @@ def test_R_HS_9_a_wolf_scatters_every_flock_of_the_field() -> None:
     assert standing(game) == [] and scored(game) == []
 
 
+# Four curves round a field of their four corners: Ann's shepherd in the corner of (0,1), her
+# curve at (0,2) extends it (she grows the flock), Bob's at (1,2) closes it.
+PEN: list[Step] = [
+    ("BA/Rr", 0, 1, 270, shepherd("Es+Se")),
+    ("BA/Rr", 1, 1, 0, None),
+    ("BA/Rr", 0, 2, 180, None),
+]
+
+
+def _penned(on: bool) -> Game:
+    game = played(PEN, extra=("BA/Rr", "BA/C", "BA/C"), rules=rule_set(flock_closed_field=on), drawn=(3, 2))
+    game.execute(ANN, hs.Flock(value="expand"))
+    turn(game, 1, 2, 90)  # Bob closes the field
+    return game
+
+
+def test_JCZ_HS_CLOSED_FIELD_on_a_closed_field_scores_its_flocks() -> None:
+    game = _penned(True)
+    assert hs.closed(game.state, game.state.board.graph.feature(game.state.board.at[(0, 1)].segment("Es+Se")))
+    assert scored(game) == [(ANN, 5, "flock")]
+    assert game.state.awards[-1].rule == "JCZ-HS-CLOSED-FIELD"
+    assert standing(game) == []
+
+
+def test_JCZ_HS_CLOSED_FIELD_off_the_flock_waits_in_its_closed_field() -> None:
+    game = _penned(False)
+    assert scored(game) == []
+    assert standing(game) == [((0, 1, "Es+Se"), ANN)] and flocks(game) == {(0, 1, "Es+Se"): [3, 2]}
+
+
 # ----------------------------------------------------------------- R-HS-11: the end
 
 

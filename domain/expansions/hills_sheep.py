@@ -199,6 +199,48 @@ class FlockChosen(Event, frozen=True, kw_only=True):
     value: Choice
 
 
+class FlocksPenned(Event, frozen=True, kw_only=True):
+    """The field of the shepherd at `location` of the tile at (x, y) is closed all round: its
+    flocks score (JCZ-HS-CLOSED-FIELD)."""
+
+    x: int
+    y: int
+    location: str
+
+
+class ShepherdOptions(Options, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """Its switches (`domain.rules.Options`)."""
+
+    flock_closed_field: bool = False
+    """JCZ-HS-CLOSED-FIELD: a field with shepherds that no empty square borders any more scores
+    its flocks by itself, once the action of a turn part is over (R-HS-10 as if chosen); off, as
+    the printed rules say nothing of it, those flocks wait for the end and score nothing (R-HS-11)."""
+
+
+def _shepherd_settings(state: GameState) -> ShepherdOptions:
+    found: ShepherdOptions = part_options(state, SHEPHERD)
+    return found
+
+
+def closed(state: GameState, field: Feature) -> bool:
+    """Whether no empty square borders the field: every side of every tile its segments reach
+    has a tile (a field inside one tile alone is closed)."""
+    board = state.board
+    graph = board.graph
+    root = field.id
+    reached = 0
+    for index in field.tiles:
+        placed = board.tiles[index]
+        for _, sid, kind in placed.locations():
+            if kind != Kind.FIELD or graph.find(sid) != root:
+                continue
+            reached += 1
+            for half, segment in enumerate(placed.orientation.half_segment):
+                if placed.base + segment == sid and neighbour(placed.pos, half // 2) not in board.at:
+                    return False
+    return reached > 0
+
+
 class Flock(Command, frozen=True, kw_only=True):
     """Grow the flock (`expand`: a token from the bag) or score it (`score`)."""
 
@@ -288,10 +330,12 @@ def _send_home(state: GameState, field: Feature) -> list[tuple[Place, int]]:
 
 class ShepherdPart(Part):
     name = SHEPHERD
+    options = ShepherdOptions
+    switches = {"JCZ-HS-CLOSED-FIELD": "flock_closed_field"}
     # After the action (the flier's landing, 25) and before the dragon's move (30), as in
     # JCloisterZone's phases.
     rank = 27
-    events = (FlockDrawn, FlockChosen)
+    events = (FlockDrawn, FlockChosen, FlocksPenned)
     commands = (Flock,)
     figures = {
         FIGURE: FigureKind(
@@ -309,8 +353,8 @@ class ShepherdPart(Part):
     closed_steps = (STEP,)
     command_steps = {Flock: ((STEP,), "R-HS-8")}
     command_names = {Flock: "grow or score the flock"}
-    rules_of = {FlockDrawn: "R-HS-7", FlockChosen: "R-HS-8"}
-    engine_rules = {FlockDrawn: "R-HS-7"}
+    rules_of = {FlockDrawn: "R-HS-7", FlockChosen: "R-HS-8", FlocksPenned: "JCZ-HS-CLOSED-FIELD"}
+    engine_rules = {FlockDrawn: "R-HS-7", FlocksPenned: "JCZ-HS-CLOSED-FIELD"}
     decisions = {FlockChosen: (lambda e: (e.player, Flock(value=e.value)), "R-HS-8")}
     mark_styles = {
         "flock": MarkStyle(
@@ -362,6 +406,30 @@ class ShepherdPart(Part):
             for token in bag(state)
         )
 
+    def automatic(self, state: GameState) -> Event | None:
+        """A closed field's flocks score once the action is over, but the field of the flock
+        whose owner is still to choose (JCZ-HS-CLOSED-FIELD)."""
+        if not _shepherd_settings(state).flock_closed_field or state.placed is None:
+            return None
+        phase = state.phase
+        if phase not in (Phase.ACTION, Phase.ACTION_DONE) or (phase == Phase.ACTION and action_open(state)):
+            return None
+        if sheep(state).growing is not None:
+            return None
+        asked = _extended(state)
+        board = state.board
+        waiting = None if asked is None else board.graph.feature(board.at[asked[:2]].segment(asked[2]))
+        for place, _, field in shepherds(state):
+            if field is not waiting and closed(state, field):
+                return FlocksPenned(
+                    originator_id=state.id,
+                    originator_version=state.version + 1,
+                    x=place[0],
+                    y=place[1],
+                    location=place[2],
+                )
+        return None
+
     def pending(self, state: GameState) -> Decision | None:
         """Grow or score, when the player's tile extended their shepherd's field (R-HS-8): once
         the action is over, before the turn part scores; it cannot be passed."""
@@ -396,6 +464,11 @@ class ShepherdPart(Part):
         # Asked with nothing left to deploy, the action is over: a shepherd sent home by the
         # flock is not deployed again in this turn part.
         state.phase = Phase.ACTION_DONE
+        if isinstance(event, FlocksPenned):
+            self._score(
+                state, (event.x, event.y, event.location), event.originator_version, "JCZ-HS-CLOSED-FIELD"
+            )
+            return
         if isinstance(event, FlockChosen):
             place = _extended(state)
             assert place is not None
@@ -415,7 +488,7 @@ class ShepherdPart(Part):
             return
         own.flocks.setdefault(place, []).append(event.sheep)
 
-    def _score(self, state: GameState, place: Place, version: int) -> None:
+    def _score(self, state: GameState, place: Place, version: int, rule: str = "R-HS-10") -> None:
         """Every flock of the shepherd's field, to each player with a shepherd there (R-HS-10)."""
         own = sheep(state)
         board = state.board
@@ -424,7 +497,7 @@ class ShepherdPart(Part):
         points = sum(tokens)
         gone = _send_home(state, field)
         for player in sorted({owner for _, owner in gone}):
-            credit(state, player, points, "flock", "R-HS-10", (("sheep", points),), field.id, version)
+            credit(state, player, points, "flock", rule, (("sheep", points),), field.id, version)
 
     def final_scoring(self, state: GameState, version: int) -> None:
         """Flocks left on the board score nothing; the shepherds go home (R-HS-11)."""

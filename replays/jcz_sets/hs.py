@@ -51,6 +51,7 @@ class HillsSheep(JczSet):
         ("hill-tiebreaker", "number-of-followers"): {"hill_count": True},
     }
     score_names = {"flock": "flock"}
+    reading = {"flock_closed_field": True}  # JCZ-HS-CLOSED-FIELD
 
     def command(self, reader: SaveReader, index: int, message: JczMessage) -> Command | None:
         if message.type != MESSAGE:
