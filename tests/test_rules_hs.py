@@ -27,7 +27,10 @@ from domain.state import GameState, Phase
 from domain.tiles import TILES, Kind
 from domain.turns import Chance
 from projections.text import render_board
+from replays.jcz import JczSave, replay_jcz
+from replays.jcz_draws import plan_draws
 from replays.jcz_sets.hs import token_index
+from tests.jcz_saves import commit, decode, deploy, pass_, place, save
 
 ANN, BOB = 0, 1
 HS = ("base", "hs")
@@ -489,3 +492,83 @@ def test_the_token_is_the_bag_s_at_the_generator_s_value() -> None:
     assert token_index(0.0, 18) == 0
     assert token_index(0.999, 18) == 17
     assert token_index(0.5, 18) == 9
+
+
+# ----------------------------------------------------------------- JCloisterZone's saves
+
+
+HS_SETS = {"basic:1": 1, "hills-and-sheep:1": 1}
+HS_ELEMENTS = {"small-follower": 7, "farmers": True, "shepherd": 1, "hill": True, "vineyard": True}
+CLOISTER_FIELD = "NL.NR.EL.ER.SL.SR.WL.WR"
+
+
+def _flock(player: int, value: str, random: float) -> dict[str, object]:
+    return {"type": "FLOCK_EXPAND_OR_SCORE", "payload": {"value": value, "random": random}, "player": player}
+
+
+def _flock_save(
+    last: list[dict[str, object]], pile: Sequence[str] = ("BA/L", "BA/C", "BA/L", "BA/C")
+) -> JczSave:
+    """Ann's shepherd on the cloister's field at (0,1), drawn with the generator as the save
+    starts (0.5: the tenth of 18 tokens, a 3); Bob's city cap; Ann's cloister at (1,1) extends
+    her field: `last` is what she does then."""
+    return decode(
+        save(
+            [
+                place(0, "BA/L", 0, 1),
+                deploy(0, 0, 1, CLOISTER_FIELD, "Field", "shepherd"),
+                commit(0, 0.25),
+                place(1, "BA/C", 0, -1, 180),
+                pass_(1),
+                commit(1, 0.75),
+                place(0, "BA/L", 1, 1),
+                pass_(0),
+                *last,
+            ],
+            pile,
+            sets=HS_SETS,
+            elements=HS_ELEMENTS,
+            initial_random=0.5,
+        )
+    )
+
+
+def test_jcz_a_shepherd_just_deployed_draws_with_the_generator_as_it_stands() -> None:
+    document = _flock_save([_flock(0, "SCORE", 0.1), commit(0)])
+    game = replay_jcz(document, plan_draws(document).order, randoms=plan_draws(document).randoms)
+    drawn = [e.sheep for e in game.collect_events() if isinstance(e, hs.FlockDrawn)]
+    assert drawn == [3]
+    assert scored(game) == [(ANN, 3, "flock")]
+
+
+def test_jcz_a_grown_flock_draws_with_the_message_s_random() -> None:
+    # 17 tokens left; 0.99 draws the last, a wolf.
+    document = _flock_save([_flock(0, "EXPAND", 0.99), commit(0)])
+    game = replay_jcz(document, plan_draws(document).order, randoms=plan_draws(document).randoms)
+    assert [e.sheep for e in game.collect_events() if isinstance(e, hs.FlockDrawn)] == [3, 0]
+    assert standing(game) == []
+
+
+def test_jcz_a_hill_makes_the_pack_end_one_tile_sooner() -> None:
+    pile = ("HS/RFR.h", "BA/C", "BA/L")
+    document = decode(
+        save(
+            [
+                place(0, "HS/RFR.h", 0, 1, 90),
+                pass_(0),
+                commit(0),
+                place(1, "BA/C", 0, -1, 180),
+                pass_(1),
+                commit(1),
+            ],
+            pile,
+            end_turn=len(pile),
+            sets=HS_SETS,
+            elements=HS_ELEMENTS,
+        )
+    )
+    plan = plan_draws(document)
+    assert [d.tile for d in plan.draws] == ["HS/RFR.h", "BA/C"]  # no third draw: the pack is empty
+    assert plan.order[:3] == pile  # the hidden tile next, as our pile hides its last
+    game = replay_jcz(document, plan.order, randoms=plan.randoms)
+    assert game.state.over and hs.hills(game.state).hidden == {(0, 1): "BA/L"}

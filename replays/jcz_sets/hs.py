@@ -40,6 +40,7 @@ def token_index(random: float, size: int) -> int:
 class HillsSheep(JczSet):
     code = "hs"
     tile_set = "hills-and-sheep"
+    legacy_name = "HILLS_AND_SHEEP"
     elements = {
         "hill": Element(part="hills"),
         "vineyard": Element(part="vineyards"),
