@@ -16,6 +16,8 @@
   `Flock`). A wolf sends every shepherd of that field home and their sheep back to the bag
   (R-HS-9). Scoring gives each player with a shepherd on the field the sheep of all the flocks
   there, and sends those shepherds home (R-HS-10). Flocks left at the end score nothing (R-HS-11).
+  Under JCloisterZone's reading a field closed all round scores its flocks by itself
+  (JCZ-HS-CLOSED-FIELD, `FlocksPenned`).
 * A city that shares an edge with another city of its tile (``shares=N``, tile HS/CC!.v) joins
   whatever city meets that edge (R-HS-12): the part `shared_edge`, in play with the set's tiles.
 """
