@@ -9,9 +9,10 @@ fixed order (`domain.expansions.PARTS`), at these points:
 * the fold (`state.evolve`): `start`, `begin_turn`, `begin_part`, `tile_as` (how a tile taken
   into hand is played), `tile_placed`, `apply` (its own events), `passed` (a pass at one of its
   steps), the part's scoring (`before_scoring`, `scored_elsewhere`, `feature_scored`,
-  `after_scoring`), `plan` (what comes after the part), `final_feature` and `final_scoring` at
-  the game's end, `followers_left` when followers leave a feature, `freed` when another part's
-  rule sends them home unscored in the scoring, `award` and `farm_border` to change what a
+  `after_scoring`), `tie_break` (who of the players tied for a majority wins), `plan` (what
+  comes after the part), `final_feature` and `final_scoring` at the game's end,
+  `followers_left` when followers leave a feature, `freed` when another part's rule sends them
+  home unscored in the scoring, `award` and `farm_border` to change what a
   feature is worth to a player, `category` to name what it scores as, `figures_off` and
   `take_off` for figures it keeps on the board off the features;
 * legal moves (`moves`): `placements` (more ways to place a tile), `may_refuse` and `refusal`
@@ -203,6 +204,11 @@ class Part:
     ) -> tuple[int, Parts, str]:
         """What a scored feature is worth to one of its scorers."""
         return value, parts, rule
+
+    def tie_break(self, state: GameState, feature: Feature, players: list[int]) -> list[int]:
+        """Of the players tied for a feature's majority (R-BASE-6), those who win the tie: all of
+        them, unless this part breaks ties."""
+        return players
 
     def value(
         self, state: GameState, feature: Feature, completed: bool, value: int, parts: Parts

@@ -283,10 +283,16 @@ class SaveReader:
     """What a set's mapping reads a message against: the game so far, and what it remembers."""
 
     def __init__(
-        self, game: Game, mappings: tuple[JczSet, ...], messages: Sequence[JczMessage] = ()
+        self,
+        game: Game,
+        mappings: tuple[JczSet, ...],
+        messages: Sequence[JczMessage] = (),
+        randoms: Sequence[float] = (),
     ) -> None:
         self.game = game
         self.messages = messages
+        # JCloisterZone's generator as each message came (`replays.jcz_draws.DrawPlan.randoms`).
+        self.randoms = randoms
         self.state = game.state
         self.mappings = mappings
         self.scratch: dict[str, Any] = {}  # each mapping's memory of the log, by its own keys
@@ -302,6 +308,10 @@ class SaveReader:
             if found is not None:
                 return found
         raise JczError(f"message {self.index}: our rules draw by chance here; no set of the save says what")
+
+    def random_now(self) -> float | None:
+        """JCloisterZone's generator as the message being played came, if the draw walk said."""
+        return self.randoms[self.index] if 0 <= self.index < len(self.randoms) else None
 
     def game_message(self) -> JczMessage | None:
         return self.messages[self.index] if 0 <= self.index < len(self.messages) else None
@@ -341,10 +351,12 @@ def replay_jcz(
     draw_order: Sequence[str],
     visitor: ReplayVisitor | None = None,
     game_id: UUID | None = None,
+    randoms: Sequence[float] = (),
 ) -> Game:
     """Replay a save through our engine; every message is checked by our rules.
 
-    `draw_order` is the whole pile as JCloisterZone drew it (see `replays.jcz_draws`).
+    `draw_order` is the whole pile as JCloisterZone drew it, `randoms` its generator as each
+    message came (see `replays.jcz_draws`).
     """
     missing = unsupported(save)
     if missing:
@@ -364,7 +376,7 @@ def replay_jcz(
         raise JczError(f"setup refused: {e}") from e
     hooks = visitor or ReplayVisitor()
     mappings = in_play(expansions)
-    reader = SaveReader(game, mappings, save.replay)
+    reader = SaveReader(game, mappings, save.replay, randoms)
     state = game.state
     placed = False  # a tile placed since the last COMMIT: that COMMIT ends a turn part
     for index, message in enumerate(save.replay):

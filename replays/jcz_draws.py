@@ -159,7 +159,7 @@ class JczDrawer:
     after that many draws; beyond the forced ones draws are random, as in a real game.
     """
 
-    __slots__ = ("draws", "forced", "limit", "pack", "random")
+    __slots__ = ("draws", "forced", "limit", "pack", "random", "set_aside")
 
     def __init__(self, save: JczSave) -> None:
         annotations = save.gameAnnotations
@@ -168,10 +168,16 @@ class JczDrawer:
         self.limit = annotations.endTurn if annotations else None
         self.random = JczRandom(save.initialRandom)
         self.draws: list[JczDraw] = []
+        # Tiles a set took out of play without drawing them (hidden under a tile of the board): the pack
+        # counts as empty that many tiles sooner, though a draw still indexes them all.
+        self.set_aside = 0
 
     @property
     def left(self) -> int:
         """Tiles that can still be drawn."""
+        return self._in_pack() - self.set_aside
+
+    def _in_pack(self) -> int:
         if self.limit is not None:
             return min(len(self.pack), self.limit - len(self.draws))
         return len(self.pack)
@@ -202,11 +208,14 @@ class JczDrawer:
         return [self.draw(kind, after) for _ in range(players)]
 
     def rest(self) -> list[str]:
-        """Every tile still drawable, in the order further draws would give them."""
+        """Every tile still in the pack, in the order further draws would give them (those set
+        aside last: our pile sets aside its last tiles)."""
         after = self.draws[-1].after if self.draws else -1
         start = len(self.draws)
+        aside, self.set_aside = self.set_aside, 0
         while self.left > 0:
             self.draw("turn", after)
+        self.set_aside = aside
         rest = [d.tile for d in self.draws[start:]]
         del self.draws[start:]
         return rest
@@ -215,11 +224,14 @@ class JczDrawer:
 class DrawPlan:
     """What the walk found: the draws the log used, and the whole pile for our engine."""
 
-    __slots__ = ("draws", "order")
+    __slots__ = ("draws", "order", "randoms")
 
-    def __init__(self, draws: Sequence[JczDraw], order: Sequence[str]) -> None:
+    def __init__(self, draws: Sequence[JczDraw], order: Sequence[str], randoms: Sequence[float] = ()) -> None:
         self.draws = tuple(draws)
         self.order = tuple(order)
+        # JCloisterZone's generator as each message of the log came (its own `random` taken):
+        # what a set's draw of chance without a `random` of its own draws with.
+        self.randoms = tuple(randoms)
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)  # tests subclass it
@@ -258,6 +270,8 @@ class DrawWalk:
         # A turn part committed whose end is not settled yet: its closing phases come first.
         self.part_ended = False
         self.ext: dict[str, Any] = {}  # what each set's mapping follows along the log
+        # The generator as each message came, its own `random` taken (`DrawPlan.randoms`).
+        self.randoms: list[float] = [0.0] * len(self.messages)
         for m in self.mappings:
             m.walk_start(self)
 
@@ -270,15 +284,17 @@ class DrawWalk:
         self._end_part(len(self.messages) - 1)
         self._draw_owed(self.owed_after)  # the log ends where JCloisterZone had drawn the next tile
         draws = list(self.drawer.draws)
-        return DrawPlan(draws, [d.tile for d in draws] + self.drawer.rest())
+        return DrawPlan(draws, [d.tile for d in draws] + self.drawer.rest(), self.randoms)
 
     def run(self) -> None:
         self.tile_step(0, "turn", -1)
+        randoms = self.randoms
         for index in self.kept:
             message = self.messages[index]
             random = message.payload.get("random")
             if isinstance(random, float | int):
                 self.drawer.reseed(float(random))
+            randoms[index] = self.drawer.random.r
             try:
                 self.message(index, message)
             except (KeyError, ValueError) as e:  # a payload without its field, a message out of turn

@@ -154,6 +154,9 @@ class Writer:
         self.ids = MeepleIds(game.state)
         self.messages: list[dict[str, Any]] = []
         self.follow = 0  # events of the last command still to come
+        # The save's `initialRandom`: JCloisterZone's generator before any message reseeds it,
+        # which a set's draw of chance in the first turn may need to set.
+        self.initial_random = _random(-1 & 0xFFFF)
 
     def send(self, kind: str, player: int, payload: dict[str, Any]) -> None:
         self.messages.append(
@@ -281,7 +284,7 @@ def jcz_document(events: Sequence[ev.Event]) -> dict[str, Any]:
         "appVersion": APP_VERSION,
         "gameId": started.originator_id.hex[:16],
         "name": "",
-        "initialRandom": _random(-1 & 0xFFFF),
+        "initialRandom": writer.initial_random,
         "created": "1970-01-01T00:00:00.000Z",
         "clock": 1000 * len(writer.messages),
         "setup": jcz_setup(started),
@@ -290,13 +293,26 @@ def jcz_document(events: Sequence[ev.Event]) -> dict[str, Any]:
             for seat, name in enumerate(started.players)
         ],
         "replay": writer.messages,
-        # The pile as it was drawn: a tile held back (R-PD-2) is drawn later than its place in it.
-        # Our game's id and seed: importing the save gives back this very game, stored once.
+        # The pile as it was drawn: a tile held back (R-PD-2) is drawn later than its place in it;
+        # tiles a part took off the pile's end without a draw come last, as they lay. Our game's
+        # id and seed: importing the save gives back this very game, stored once.
         "gameAnnotations": {
-            "drawOrder": list(writer.game.state.draw_order),
+            "drawOrder": _as_drawn(started.draw_order, writer.game.state.draw_order),
             "carc": {"game": str(started.originator_id), "seed": started.seed},
         },
     }
+
+
+def _as_drawn(pile: Sequence[str], drawn: Sequence[str]) -> list[str]:
+    """The order the game drew its pile in, then the tiles of the pile it never drew nor kept (taken
+    off the end), in the pile's order."""
+    surplus = Counter(pile) - Counter(drawn)
+    tail: list[str] = []
+    for tile in reversed(pile):
+        if surplus[tile] > 0:
+            surplus[tile] -= 1
+            tail.append(tile)
+    return [*drawn, *reversed(tail)]
 
 
 def export_jcz(events: Sequence[ev.Event]) -> bytes:
@@ -309,7 +325,10 @@ def export_jcz(events: Sequence[ev.Event]) -> bytes:
     assert isinstance(started, ev.GameStarted)
     readings = _readings_apart(started.rules, jcz_rules(save))
     try:
-        again = replay_jcz(save, plan_draws(save).order, game_id=started.originator_id).collect_events()
+        plan = plan_draws(save)
+        again = replay_jcz(
+            save, plan.order, game_id=started.originator_id, randoms=plan.randoms
+        ).collect_events()
         _same_game(list(events), again)
     except UserError as e:
         why = (

@@ -83,7 +83,8 @@ def import_jcz(path: Path) -> tuple[Game, list[ev.Event]]:
         raise JczError(f"{path}: needs what this engine does not support: {missing}")
     with malformed_save(path):
         try:
-            game = replay_jcz(save, plan_draws(save).order, game_id=jcz_game_id(save))
+            plan = plan_draws(save)
+            game = replay_jcz(save, plan.order, game_id=jcz_game_id(save), randoms=plan.randoms)
         except JczRefused as e:  # the refusal names the message; the file is named before it
             raise JczRefused(f"{path}: {e}", e.index) from None
         except JczError as e:
