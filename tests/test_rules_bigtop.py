@@ -10,8 +10,11 @@ token is set by the test (`tokens`), as an import sets it from the save.
 
 from __future__ import annotations
 
+import xml.etree.ElementTree as ET
 from collections.abc import Sequence
+from pathlib import Path
 
+import msgspec
 import pytest
 
 from domain.aggregate import Game
@@ -27,7 +30,13 @@ from domain.rules import RuleSet
 from domain.state import Phase
 from domain.tiles import TILES
 from domain.turns import Chance
+from projections.svg import render_svg
 from projections.text import render_board
+from replays.jcz_draws import JczRandom
+from replays.jcz_export import export_jcz, jcz_document
+from replays.jcz_sets.bigtop import random_drawing
+from replays.sources import import_jcz
+from tests.reference import jcz_files, require
 
 ANN, BOB = 0, 1
 BIGTOP = ("base", "bigtop")
@@ -135,7 +144,7 @@ def test_R_BIGTOP_2_sixteen_tokens_drawn_by_chance_each_shown_once() -> None:
     turn(game, -1, 0, 0)
     assert seen[0] == [1, 3, 3, 3, 3, 4, 4, 4, 4, 4, 5, 5, 5, 6, 6, 7]
     assert bt.circus(game.state).shown == [7]
-    assert bt.tokens_left(bt.circus(game.state)) == [1, 3, 3, 3, 3, 4, 4, 4, 4, 4, 5, 5, 5, 6, 6]
+    assert bt.tokens_left(bt.circus(game.state).shown) == [1, 3, 3, 3, 3, 4, 4, 4, 4, 4, 5, 5, 5, 6, 6]
 
 
 def test_R_BIGTOP_2_the_token_is_recorded_and_replays() -> None:
@@ -357,3 +366,50 @@ def test_bots_play_big_top_games_to_the_end() -> None:
 def test_the_text_board_shows_the_big_top() -> None:
     game = played([CIRCUS_EAST])
     assert "^" in render_board(game.state)
+
+
+def test_the_svg_board_draws_the_big_top() -> None:
+    game = played([CIRCUS_EAST])
+    svg = render_svg(game.state)
+    ET.fromstring(svg)
+    assert 'class="bigtop"' in svg or "bigtop" in svg
+
+
+# ----------------------------------------------------------------- JCloisterZone's saves
+
+
+def test_a_pyramid_scored_and_the_tokens_drawn_come_back_from_a_save(tmp_path: Path) -> None:
+    steps: list[Step] = [
+        ("BT/frfr.bt", 1, 0, 0, "E"),
+        ("BT/ffff.ac", 0, 1, 0, bt.SPACE),
+        ("BA/L", 1, 1, 0, acrobat(0, 1)),
+        ("BT/crfr.bt", -1, 0, 0, acrobat(0, 1)),  # the big top moves: a token drawn
+    ]
+    game = played(steps, extra=("BA/L", "BA/C"), token=6)
+    game.execute(ANN, PlaceTile(x=0, y=2, rotation=0))
+    game.execute(ANN, bt.ScoreAcrobats(x=0, y=1))
+    events = game.collect_events()
+    document = jcz_document(events)
+    assert any(m["type"] == "SCORE_ACROBATS" for m in document["replay"])
+    path = tmp_path / "game.jcz"
+    path.write_bytes(export_jcz(events))
+    _, again = import_jcz(path)
+    assert [e for e in again if isinstance(e, bt.AnimalRevealed)] == [
+        msgspec.structs.replace(e, originator_id=again[0].originator_id)
+        for e in events
+        if isinstance(e, bt.AnimalRevealed)
+    ]
+
+
+@pytest.mark.parametrize("draws", [[(0, 16)], [(15, 16)], [(7, 15), (3, 14)], [(0, 12), (10, 11)]])
+def test_a_commit_random_draws_the_tokens_wanted(draws: list[tuple[int, int]]) -> None:
+    generator = JczRandom(random_drawing(draws))
+    assert [generator.next_int(n) for _, n in draws] == [k for k, _ in draws]
+
+
+def test_jcloisterzone_s_tokens_are_read_from_the_commits_random() -> None:
+    path = require(jcz_files("oracle-wave2", "basic_bigtop-p3-*.jcz")[0])
+    _, events = import_jcz(path)
+    shown = [e.points for e in events if isinstance(e, bt.AnimalRevealed)]
+    assert len(shown) == 12  # eleven moves of the big top and the last one at the end
+    assert all(points in (1, 3, 4, 5, 6, 7) for points in shown)

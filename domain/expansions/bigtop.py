@@ -112,11 +112,12 @@ def circus(state: GameState) -> Circus:
     return found
 
 
-def tokens_left(own: Circus) -> list[int]:
-    """The tokens not shown yet, by points, in JCloisterZone's order: each equally likely next."""
+def tokens_left(shown: list[int]) -> list[int]:
+    """The tokens not shown yet (`shown`: those that were, by points), by points, in JCloisterZone's
+    order: each equally likely next."""
     left: list[int] = []
     for points, count in TOKENS:
-        left += [points] * (count - own.shown.count(points))
+        left += [points] * (count - shown.count(points))
     return left
 
 
@@ -154,7 +155,7 @@ class BigTopPart(Part):
         if placed is None or CIRCUS not in placed.tile.tags:
             return
         own = circus(state)
-        if own.at is None or not tokens_left(own):
+        if own.at is None or not tokens_left(own.shown):
             own.at = placed.pos
         else:
             own.moving = placed.pos
@@ -170,7 +171,7 @@ class BigTopPart(Part):
         x, y = own.at
         return tuple(
             AnimalRevealed(originator_id=gid, originator_version=version, x=x, y=y, points=points)
-            for points in tokens_left(own)
+            for points in tokens_left(own.shown)
         )
 
     def apply(self, state: GameState, event: Event) -> None:

@@ -22,6 +22,8 @@ from domain.expansions.bigtop import (
     SPACE,
     AnimalRevealed,
     ScoreAcrobats,
+    circus,
+    tokens_left,
 )
 from domain.state import GameState
 from replays.jcz_format import JczError, JczMessage, JczPointer
@@ -40,6 +42,20 @@ SCORE = "SCORE_ACROBATS"
 _WALK = "bigtop"  # what the draw walk follows: (the big top is on the board, a token is due)
 
 
+def random_drawing(draws: list[tuple[int, int]]) -> float:
+    """A `random` from which JCloisterZone's generator gives these ints, in order: (the int, its
+    bound). The first sits in the middle of its share; the next ones are searched for."""
+    from replays.jcz_draws import JczRandom
+
+    first, bound = draws[0]
+    for attempt in range(1, 1 << 20):
+        r = (first + (attempt * 0.6180339887498949) % 1.0) / bound if attempt > 1 else (first + 0.5) / bound
+        generator = JczRandom(r)
+        if all(generator.next_int(n) == k for k, n in draws):
+            return r
+    raise JczError(f"no random draws the animal tokens {draws}")
+
+
 def _commit_at_or_after(messages: Any, index: int) -> int:
     for i in range(max(index, 0), len(messages)):
         if messages[i].type == "COMMIT":
@@ -48,6 +64,7 @@ def _commit_at_or_after(messages: Any, index: int) -> int:
 
 
 class BigTop(JczSet):
+    _written: tuple[dict[str, Any], list[tuple[int, int]]] | None = None  # the last COMMIT given tokens
     code = "bigtop"
     tile_set = "under-the-big-top"
     elements = {
@@ -115,6 +132,19 @@ class BigTop(JczSet):
         return False
 
     # ---- writing a save
+    def moved(self, writer: Writer, event: ev.Event) -> None:
+        """A token revealed: the turn part's COMMIT (written already) gets a `random` that draws
+        it, after the tokens drawn with that COMMIT before it."""
+        if not isinstance(event, AnimalRevealed):
+            return
+        commit = next(m for m in reversed(writer.messages) if m["type"] == "COMMIT")
+        shown = circus(writer.game.state).shown
+        left = tokens_left(shown[:-1])
+        earlier = self._written[1] if self._written is not None and self._written[0] is commit else []
+        draws = [*earlier, (left.index(event.points), len(left))]
+        self._written = (commit, draws)
+        commit["payload"]["random"] = random_drawing(draws)
+
     def messages(
         self, writer: Writer, state: GameState, seat: int, command: Command, event: ev.Event
     ) -> bool:
