@@ -22,8 +22,8 @@ from domain.bots import play_bot_game
 from domain.commands import Command, Deploy, Pass, PlaceTile
 from domain.errors import RuleViolation
 from domain.events import Event
-from domain.expansions import bigtop as bt
-from domain.moves import legal_commands, legal_deployments
+from domain.expansions import bigtop as bt, wagon as wg
+from domain.moves import expected_step, legal_commands, legal_deployments
 from domain.readings import rule_set
 from domain.replay import replay
 from domain.rules import RuleSet
@@ -126,6 +126,22 @@ def test_R_BIGTOP_1_a_later_circus_tile_takes_it_after_the_completed_features_sc
     assert bt.circus(game.state).at == (-1, 0)
     assert [(e.x, e.y) for e in revealed(game)] == [(1, 0)]
     assert scored(game) == [(ANN, 3, "road")]
+
+
+def test_R_BIGTOP_1_the_big_top_leaves_once_the_wagons_have_moved_on() -> None:
+    # Ann's wagon on the road Bob's circus completes; it rolls on to the road east of the old
+    # circus, near the big top, and is counted there when the big top leaves.
+    steps: list[Step] = [
+        ("BT/frfr.bt", 1, 0, 0, Deploy(location="W", figure="wagon")),
+        CIRCUS_WEST,
+    ]
+    game = played(steps, expansions=("base", "am", "bigtop"), token=5)
+    assert revealed(game) == []
+    decision = expected_step(game.state)
+    assert decision is not None and decision.step == "wagon"
+    game.execute(ANN, wg.MoveWagon(x=1, y=0, location="E"))
+    assert [(e.x, e.y) for e in revealed(game)] == [(1, 0)]
+    assert (ANN, 5, "bigtop") in scored(game)
 
 
 # ----------------------------------------------------------------- R-BIGTOP-2: the tokens

@@ -135,6 +135,8 @@ def _game_ending(state: GameState) -> bool:
 class BigTopPart(Part):
     name = BIG_TOP
     rank = 172  # after the wagons' moves (160) and the fairy (170), before the corn circles (175)
+    # The big top leaves once the wagons of the part have moved on (JCloisterZone's order too).
+    yields_to = ("wagon",)
     events = (AnimalRevealed,)
     rules_of = {AnimalRevealed: "R-BIGTOP-2"}
     engine_rules = {AnimalRevealed: "R-BIGTOP-2"}
@@ -166,6 +168,9 @@ class BigTopPart(Part):
         if own.at is None or own.final:
             return ()
         if own.moving is None and not _game_ending(state):
+            return ()
+        named = state.tables.named
+        if any(name in named and named[name].pending(state) is not None for name in self.yields_to):
             return ()
         gid, version = state.id, state.version + 1
         x, y = own.at
