@@ -381,7 +381,7 @@ def test_bots_play_big_top_games_to_the_end() -> None:
 
 def test_the_text_board_shows_the_big_top() -> None:
     game = played([CIRCUS_EAST])
-    assert "^" in render_board(game.state)
+    assert "%" in render_board(game.state)
 
 
 def test_the_svg_board_draws_the_big_top() -> None:

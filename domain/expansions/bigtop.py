@@ -211,7 +211,7 @@ class BigTopPart(Part):
         return PartView(
             marks=(
                 Mark(
-                    kind=MarkKind.TOKEN, style="bigtop", x=own.at[0], y=own.at[1], label="big top", text="^"
+                    kind=MarkKind.TOKEN, style="bigtop", x=own.at[0], y=own.at[1], label="big top", text="%"
                 ),
             )
         )
@@ -257,7 +257,7 @@ class RingmasterPart(Part):
             strength=1,
             rule="R-BIGTOP-5",
             look=FigureLook(
-                glyphs="RSTUVW",
+                glyphs="mnopqr",
                 shape=Shape(tag="polygon", points=((0, -8), (6, -2), (6, 7), (-6, 7), (-6, -2))),
             ),
         )
@@ -360,6 +360,32 @@ class AcrobatsPart(Part):
     command_steps = {ScoreAcrobats: (("action",), "R-BIGTOP-10")}
     command_names = {ScoreAcrobats: "score a full acrobat pyramid"}
     decisions = {AcrobatsScored: (lambda e: (e.player, ScoreAcrobats(x=e.x, y=e.y)), "R-BIGTOP-10")}
+    mark_styles = {
+        "acrobats": MarkStyle(
+            shape=Shape(tag="circle", r=7, fill="#f1c40f", stroke="#7d6608", stroke_width=1), at=(0.8, 0.2)
+        )
+    }
+
+    def view(self, state: GameState) -> PartView:
+        """Each pyramid with followers: how many stand on it (the figures themselves share one spot),
+        in a disc at the tile's corner; the text board shows the figure on top only."""
+        marks = []
+        for pos, sid in sorted(spaces(state).at.items()):
+            figures = state.board.graph.feature(sid).figures
+            if figures:
+                owners = tuple(sorted({p for p, _, _ in figures}))
+                marks.append(
+                    Mark(
+                        kind=MarkKind.DISC,
+                        style="acrobats",
+                        x=pos[0],
+                        y=pos[1],
+                        label=f"{len(figures)}/{PYRAMID}",
+                        owners=owners,
+                        closed=len(figures) >= PYRAMID,
+                    )
+                )
+        return PartView(marks=tuple(marks))
 
     def start(self, state: GameState, event: ev.GameStarted) -> None:
         state.ext[ACROBATS] = Spaces()
