@@ -429,3 +429,21 @@ def test_jcloisterzone_s_tokens_are_read_from_the_commits_random() -> None:
     shown = [e.points for e in events if isinstance(e, bt.AnimalRevealed)]
     assert len(shown) == 12  # eleven moves of the big top and the last one at the end
     assert all(points in (1, 3, 4, 5, 6, 7) for points in shown)
+
+
+def test_JCZ_BIGTOP_LARGE_the_large_follower_on_an_empty_space_of_the_tile_placed() -> None:
+    rules = rule_set(acrobats_large_follower=True)
+    game = played([], extra=("BT/ffff.ac", "BA/L", "BA/C"), expansions=("base", "ic", "bigtop"), rules=rules)
+    game.execute(ANN, PlaceTile(x=0, y=1, rotation=0))
+    assert bt.SPACE in legal_deployments(game.state, "big")
+    game.execute(ANN, Deploy(location=bt.SPACE, figure="big"))
+    assert bt.pyramid(game.state, (0, 1)).figures[0][2] == "big"
+    # Never onto a pyramid begun, nor from a tile around.
+    game.execute(BOB, PlaceTile(x=1, y=1, rotation=0))
+    assert Deploy(location=bt.SPACE, figure="big", x=0, y=1) not in legal_commands(game.state)
+    # Off (the printed rules): only the plain follower goes there (R-BIGTOP-8).
+    off = played([], extra=("BT/ffff.ac", "BA/C"), expansions=("base", "ic", "bigtop"))
+    off.execute(ANN, PlaceTile(x=0, y=1, rotation=0))
+    assert bt.SPACE not in legal_deployments(off.state, "big")
+    with pytest.raises(RuleViolation):
+        off.execute(ANN, Deploy(location=bt.SPACE, figure="big"))

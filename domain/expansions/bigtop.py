@@ -351,9 +351,29 @@ def _score_pyramid(state: GameState, feature: Feature, rule: str, version: int, 
     return_followers(state, feature)
 
 
+LARGE: Final = "big"  # the large follower (Inns & Cathedrals), as JCZ-BIGTOP-LARGE lets it up
+
+
+class AcrobatsOptions(Options, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """Its switches (`domain.rules.Options`)."""
+
+    acrobats_large_follower: bool = False
+    """JCZ-BIGTOP-LARGE: on the tile just placed, an acrobat space nobody stands on takes the large
+    follower too (it counts as one follower there); JCloisterZone offers it as any empty place of
+    the tile, while it lets only the plain follower join a pyramid or climb from a tile around.
+    Off: only the plain follower goes on an acrobat space (R-BIGTOP-8)."""
+
+
+def _acro_settings(state: GameState) -> AcrobatsOptions:
+    found: AcrobatsOptions = part_options(state, ACROBATS)
+    return found
+
+
 class AcrobatsPart(Part):
     name = ACROBATS
     rank = 45
+    options = AcrobatsOptions
+    switches = {"JCZ-BIGTOP-LARGE": "acrobats_large_follower"}
     events = (AcrobatsScored,)
     commands = (ScoreAcrobats,)
     rules_of = {AcrobatsScored: "R-BIGTOP-10"}
@@ -403,11 +423,16 @@ class AcrobatsPart(Part):
         """The acrobat space of the tile just placed, for a follower of the core's while the
         pyramid has room (R-BIGTOP-8, R-BIGTOP-9)."""
         placed = state.placed
-        if figure != "follower" or placed is None or state.supply[state.current] == 0:
+        if placed is None or placed.pos not in spaces(state).at:
             return []
-        if placed.pos in spaces(state).at and self._room(state, placed.pos):
-            return [SPACE]
-        return []
+        if figure == LARGE and _acro_settings(state).acrobats_large_follower:
+            # JCZ-BIGTOP-LARGE: an empty space, as any empty place of the tile
+            figures = state.ext["figures"]
+            empty = not pyramid(state, placed.pos).figures
+            return [SPACE] if empty and LARGE in figures and figures[LARGE][state.current] > 0 else []
+        if figure != "follower" or state.supply[state.current] == 0:
+            return []
+        return [SPACE] if self._room(state, placed.pos) else []
 
     def remote_deployments(self, state: GameState, figure: str) -> list[tuple[int, int, str]]:
         """The acrobat spaces of the eight tiles around the one just placed (R-BIGTOP-8)."""

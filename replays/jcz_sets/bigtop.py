@@ -73,6 +73,7 @@ class BigTop(JczSet):
         "acrobats": Element(part=ACROBATS),
     }
     figures = {"ringmaster": "ringmaster"}
+    reading = {"acrobats_large_follower": True}  # JCZ-BIGTOP-LARGE
     score_names = {BIG_TOP: "bigtop", RINGMASTER: "ringmaster", ACROBATS: "acrobats"}
     final_only = frozenset({BIG_TOP, RINGMASTER, ACROBATS})  # never `.incomplete`
 
