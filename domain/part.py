@@ -20,7 +20,8 @@ fixed order (`domain.expansions.PARTS`), at these points:
   `action_commands` (more things to do after placing), `before_action` (a decision as soon as
   the tile lies, before the action step), `pending` (a decision the part waits for),
   `places_from_afar` and `put_from_afar` (a figure brought from another tile than the one just
-  placed: a part's own places it may take);
+  placed: a part's own places it may take), `extra_places` (a place of its own on the tile just
+  placed that another kind of figure may take);
 * the sequencer (`turns`): `automatic` (an event the part records by itself), `is_live` and
   `agenda_event` for its agenda items;
 * commands (`decide`): `decide` for the commands it owns;
@@ -315,6 +316,12 @@ class Part:
 
     def deployments(self, state: GameState, figure: str) -> list[str]:
         """Locations on the tile just placed where one of this part's figures may go now."""
+        return []
+
+    def extra_places(self, state: GameState, figure: str) -> list[str]:
+        """Places of this part's own on the tile just placed (segments of a kind of its own) where a
+        figure of `figure`'s kind, the core's follower among them, may go now beyond what that
+        figure's own rules offer."""
         return []
 
     def why_not(self, state: GameState, figure: str, location: str) -> str:

@@ -40,6 +40,7 @@ SETS: Final[tuple[SetEntry, ...]] = (
     SetEntry("flier", "The Flying Machines", ("flier",)),
     SetEntry("corn", "Corn Circles", ("corn",)),
     SetEntry("hs", "Hills & Sheep", ("hills_sheep",)),
+    SetEntry("bigtop", "Under the Big Top", ("bigtop",)),
 )
 
 SET_CODES: Final[tuple[str, ...]] = tuple(entry.code for entry in SETS)

@@ -34,7 +34,7 @@ SET_MIXES = [
 SET_MIXES += [
     ("base", "pd"),
     ("base", "tower"),
-    ("base", "river", "ic", "am", "pd", "tower", "bcb", "tb", "cult", "flier", "corn"),
+    ("base", "river", "ic", "am", "pd", "tower", "bcb", "tb", "cult", "flier", "corn", "bigtop"),
 ]
 SET_MIXES += [("base", "festival")]
 SET_MIXES += [("base", "tunnel")]

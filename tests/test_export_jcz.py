@@ -37,6 +37,7 @@ REFERENCE = [
     *jcz_files("oracle-wave2", "basic_flier-*.jcz"),
     *jcz_files("oracle-wave2", "basic_corn-*.jcz"),
     *jcz_files("oracle-wave2", "basic_hs-*.jcz"),
+    *jcz_files("oracle-wave2", "basic_bigtop-*.jcz"),
 ]
 JCZ_RULES = rule_set(**JCZ_READING)
 SET_MIXES = [
@@ -66,6 +67,8 @@ SET_MIXES = [
     ("base", "river", "ic", "am", "pd", "tower", "bcb", "tb", "cult", "corn"),
     ("base", "hs"),
     ("base", "river", "ic", "am", "pd", "tower", "bcb", "tb", "flier", "hs"),
+    ("base", "bigtop"),
+    ("base", "river", "ic", "am", "pd", "tower", "bcb", "tb", "flier", "bigtop"),
 ]
 
 
