@@ -39,6 +39,7 @@ SETS: Final[tuple[SetEntry, ...]] = (
     SetEntry("mw", "Mage & Witch", ("magic",)),
     SetEntry("flier", "The Flying Machines", ("flier",)),
     SetEntry("corn", "Corn Circles", ("corn",)),
+    SetEntry("ferries", "The Ferries", ("ferries",)),
 )
 
 SET_CODES: Final[tuple[str, ...]] = tuple(entry.code for entry in SETS)
