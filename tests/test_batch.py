@@ -41,6 +41,7 @@ SET_MIXES += [("base", "tunnel")]
 SET_MIXES += [("base", "gold")]
 SET_MIXES += [("base", "kr")]
 SET_MIXES += [("base", "mw")]
+SET_MIXES += [("base", "ferries")]
 
 
 @pytest.fixture(scope="module")

@@ -181,6 +181,7 @@ XML: dict[str, tuple[str, str]] = {  # our set -> (XML file, the tile set JCZ's 
     "mw": ("mage_and_witch.xml", "mage-and-witch:1"),
     "flier": ("flier.xml", "flier:1"),
     "corn": ("corn_circles.xml", "corn-circles/1"),
+    "ferries": ("ferries.xml", "ferries"),
 }
 _HALVES = {"NL": "Nw", "NR": "Ne", "EL": "En", "ER": "Es", "SL": "Se", "SR": "Sw", "WL": "Ws", "WR": "Wn"}
 # Tile elements that are one-word tags of ours (a monastery is our cloister segment).

@@ -69,6 +69,8 @@ SET_WORDS = (
     "dragon",
     "fairy",
     "festival",
+    "ferry",
+    "ferries",
     "gold",
     "flier",
     "flying",

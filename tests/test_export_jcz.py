@@ -36,6 +36,7 @@ REFERENCE = [
     *jcz_files("oracle-wave2", "basic_mw-*.jcz"),
     *jcz_files("oracle-wave2", "basic_flier-*.jcz"),
     *jcz_files("oracle-wave2", "basic_corn-*.jcz"),
+    *jcz_files("oracle-wave2", "basic_ferries-*.jcz"),
 ]
 JCZ_RULES = rule_set(**JCZ_READING)
 SET_MIXES = [
@@ -63,6 +64,8 @@ SET_MIXES = [
     ("base", "am", "ic", "pd", "tower", "flier"),
     ("base", "corn"),
     ("base", "river", "ic", "am", "pd", "tower", "bcb", "tb", "cult", "corn"),
+    ("base", "ferries"),
+    ("base", "tb", "tunnel", "bcb", "ferries"),  # moves in a builder's two parts, links across tunnels
 ]
 
 

@@ -28,14 +28,14 @@ from domain.geometry import EDGE_BY_NAME
 from domain.moves import Decision
 from domain.part import Part, ext, part_options
 from domain.rules import Options
-from domain.state import GameState, Phase
+from domain.state import GameState, Phase, followers_gone
 from domain.tiles import Kind
 from domain.view import Mark, MarkKind, MarkStyle, PartView, Shape
 
 NAME: Final = "ferries"
 LAKE: Final = "lake"  # a road's flag in the catalogue: it ends at the tile's lake
 PLACE_STEP: Final = "ferry"  # the new lake's ferry (JCloisterZone's PlaceFerryPhase)
-MOVE_STEP: Final = "ferry move"  # moving a ferry within reach (its ChangeFerriesPhase)
+MOVE_STEP: Final = "ferry-move"  # moving a ferry within reach (its ChangeFerriesPhase)
 
 Pair = tuple[int, int]  # the two road ends (segment ids) a ferry joins, the lower first
 
@@ -163,7 +163,7 @@ def within_reach(state: GameState) -> list[int]:
     if not own.ferry:
         return []
     graph = state.board.graph
-    ends: dict[int, int] = {sid: tile for tile, pair in own.ferry.items() if tile != placed.index for sid in pair}
+    ends = {sid: tile for tile, pair in own.ferry.items() if tile != placed.index for sid in pair}
     starts = [sid for _, sid, kind in placed.locations() if kind == Kind.ROAD]
     if not starts:
         return []
@@ -245,7 +245,8 @@ class FerriesPart(Part):
     def tile_placed(self, state: GameState, placed: object) -> None:
         tile = state.placed
         assert tile is not None
-        ends = tuple(tile.base + i for i, s in enumerate(tile.tile.segments) if s.kind == Kind.ROAD and LAKE in s.flags)
+        segments = enumerate(tile.tile.segments)
+        ends = tuple(tile.base + i for i, s in segments if s.kind == Kind.ROAD and LAKE in s.flags)
         if len(ends) >= 2:
             ferries(state).lakes[tile.index] = ends
 
@@ -259,6 +260,10 @@ class FerriesPart(Part):
         if ferries(state).declined == state.part_count:
             return None
         return Decision(MOVE_STEP, state.current) if _options(state, MOVE_STEP) else None
+
+    def check_early(self, state: GameState, player: int, command: Command, step: str) -> None:
+        if step == "action" and isinstance(command, PlaceFerry) and _unferried(state) is not None:
+            raise RuleViolation("R-FERRY-3", "the new lake's ferry goes down once the follower is decided")
 
     def command_options(self, state: GameState, step: str) -> list[Command]:
         return _options(state, step)
@@ -277,11 +282,16 @@ class FerriesPart(Part):
         if step == PLACE_STEP:
             if found is None or found[0] != _unferried(state):
                 raise RuleViolation(
-                    "R-FERRY-3", f"a ferry joins two road ends of the lake just placed, not {command.location} of {where}"
+                    "R-FERRY-3",
+                    f"a ferry joins two road ends of the lake just placed, not {command.location} of {where}",
                 )
             return [
                 FerryPlaced(
-                    originator_id=gid, originator_version=version, player=player, x=command.x, y=command.y,
+                    originator_id=gid,
+                    originator_version=version,
+                    player=player,
+                    x=command.x,
+                    y=command.y,
                     location=ends_name(state, *found),
                 )
             ]
@@ -289,31 +299,43 @@ class FerriesPart(Part):
             raise RuleViolation("R-FERRY-5", f"no two road ends of a lake at {command.location} of {where}")
         tile, pair = found
         if tile not in within_reach(state):
-            raise RuleViolation("R-FERRY-5", f"the ferry at {where} is not the first along a road this tile extends")
+            raise RuleViolation(
+                "R-FERRY-5", f"the ferry at {where} is not the first along a road this tile extends"
+            )
         if own.ferry[tile] == pair:
             raise RuleViolation("R-FERRY-5", f"the ferry at {where} joins {command.location} already")
         return [
             FerryMoved(
-                originator_id=gid, originator_version=version, player=player, x=command.x, y=command.y,
-                origin=ends_name(state, tile, own.ferry[tile]), location=ends_name(state, tile, pair),
+                originator_id=gid,
+                originator_version=version,
+                player=player,
+                x=command.x,
+                y=command.y,
+                origin=ends_name(state, tile, own.ferry[tile]),
+                location=ends_name(state, tile, pair),
             )
         ]
 
     def apply(self, state: GameState, event: Event) -> None:
         """The ferry joins its two roads into one (R-FERRY-3); a moved one first lets go of the
-        ends it joined, which split where nothing else holds them together (R-FERRY-6)."""
+        ends it joined, which split where nothing else holds them together (R-FERRY-6), and a
+        figure that stays only beside its owner's follower (a builder) leaves a road it let go
+        that holds none of theirs now (R-FERRY-9)."""
         assert isinstance(event, (FerryPlaced, FerryMoved))
         found = _ends_at(state, event.x, event.y, event.location)
         assert found is not None
         tile, pair = found
         own = ferries(state)
         graph = state.board.graph
-        if isinstance(event, FerryMoved):
-            old = own.ferry[tile]
+        old = own.ferry.get(tile)
+        if old is not None:
             graph.unlink(*old)
             own.changes.append((tile, old, pair, state.part_count, state.sitting))
         own.ferry[tile] = pair
         graph.link(*pair, closes=False)
+        for sid in old or ():  # a figure that stays only beside a follower may go
+            if sid not in pair:
+                followers_gone(state, graph.feature(sid))
 
     def completions(self, state: GameState, found: list[Feature]) -> None:
         """Roads a ferry moved in this turn part completed (R-FERRY-7): those of the ends it let
@@ -336,9 +358,8 @@ class FerriesPart(Part):
         marks = []
         for tile, pair in own.ferry.items():
             x, y = board.tiles[tile].pos
-            marks.append(
-                Mark(kind=MarkKind.LINE, style="ferry", x=x, y=y, location=ends_name(state, tile, pair), text="~")
-            )
+            where = ends_name(state, tile, pair)
+            marks.append(Mark(kind=MarkKind.LINE, style="ferry", x=x, y=y, location=where, text="~"))
         return PartView(marks=tuple(sorted(marks)))
 
 

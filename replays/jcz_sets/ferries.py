@@ -41,7 +41,11 @@ class TheFerries(JczSet):
     ) -> bool:
         if not isinstance(command, PlaceFerry):
             return False
-        where = {"position": [command.x, command.y], "location": jcz_location(command.location), "feature": "Road"}
+        where = {
+            "position": [command.x, command.y],
+            "location": jcz_location(command.location),
+            "feature": "Road",
+        }
         writer.send("PLACE_TOKEN", seat, {"token": TOKEN, "pointer": where})
         return True
 
