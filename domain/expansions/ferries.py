@@ -168,6 +168,8 @@ def within_reach(state: GameState) -> list[int]:
     if not starts:
         return []
     roots = {graph.find(sid) for sid in starts}
+    if not any(graph.find(sid) in roots for sid in ends):  # no ferry on the tile's roads: the usual
+        return []
     members = {sid for sid in range(len(graph.parent)) if graph.find(sid) in roots}
     near: dict[int, list[int]] = {}
     for a, b in graph.joins:
