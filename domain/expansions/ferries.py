@@ -222,6 +222,7 @@ def _options(state: GameState, step: str) -> list[Command]:
 class FerriesPart(Part):
     name = NAME
     rank = 27  # after a tunnel token (25), before the dragon and the castles, as JCloisterZone asks
+    yields_to = ("princess",)  # V-PRINCESS-MUST's knight is the turn's action: the ferry comes after
     options = FerryOptions
     switches = {"JCZ-FERRY-PER-PART": "ferry_per_part"}
     events = (FerryPlaced, FerryMoved)
