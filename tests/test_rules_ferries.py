@@ -15,11 +15,12 @@ import msgspec
 import pytest
 
 from domain.aggregate import Game
+from domain.board import Board
 from domain.bots import play_bot_game
 from domain.commands import Command, Deploy, Pass, PlaceTile
 from domain.errors import RuleViolation
 from domain.expansions import builders as bd, ferries as fr
-from domain.features import Feature
+from domain.features import Feature, FeatureGraph
 from domain.moves import Decision, expected_step, legal_commands
 from domain.readings import audit_variants, rule_set, switch
 from domain.replay import replay
@@ -462,3 +463,31 @@ def test_the_board_shows_each_ferry_across_its_lake() -> None:
     assert "~" in text
     svg = render_svg(game.state)
     assert 'class="ferry"' in svg or "ferry" in svg
+
+
+def _features(graph: FeatureGraph) -> set[tuple[frozenset[int], int, frozenset[int]]]:
+    """Every feature of a graph: its segments, its open ends, its tiles."""
+    groups: dict[int, set[int]] = {}
+    for sid in range(len(graph.parent)):
+        groups.setdefault(graph.find(sid), set()).add(sid)
+    return {
+        (frozenset(sids), graph.feature(root).open, frozenset(graph.feature(root).tiles))
+        for root, sids in groups.items()
+    }
+
+
+def test_moved_ferries_leave_the_features_a_fresh_build_would_make() -> None:
+    """The graph undoes a move's old join (`FeatureGraph.unlink`): after games of many moves, the
+    board's features equal those of the same tiles placed afresh with the ferries as they lie."""
+    moved = 0
+    for seed in range(6):
+        game = play_bot_game(2 + seed % 2, seed, expansions=SETS)
+        state = game.state
+        moved += len(fr.ferries(state).changes)
+        fresh = Board()
+        for tile in state.board.tiles:
+            fresh.place(tile.tile, tile.pos, 90 * tile.tile.orientations.index(tile.orientation))
+        for pair in fr.ferries(state).ferry.values():
+            fresh.graph.link(*pair, closes=False)
+        assert _features(state.board.graph) == _features(fresh.graph)
+    assert moved
