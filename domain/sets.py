@@ -41,6 +41,7 @@ SETS: Final[tuple[SetEntry, ...]] = (
     SetEntry("corn", "Corn Circles", ("corn",)),
     SetEntry("hs", "Hills & Sheep", ("hills_sheep",)),
     SetEntry("bigtop", "Under the Big Top", ("bigtop",)),
+    SetEntry("ferries", "The Ferries", ("ferries",)),
 )
 
 SET_CODES: Final[tuple[str, ...]] = tuple(entry.code for entry in SETS)

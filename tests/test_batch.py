@@ -42,6 +42,7 @@ SET_MIXES += [("base", "gold")]
 SET_MIXES += [("base", "kr")]
 SET_MIXES += [("base", "mw")]
 SET_MIXES += [("base", "hs")]
+SET_MIXES += [("base", "ferries")]
 
 
 @pytest.fixture(scope="module")

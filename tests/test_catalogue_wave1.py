@@ -183,6 +183,7 @@ XML: dict[str, tuple[str, str]] = {  # our set -> (XML file, the tile set JCZ's 
     "corn": ("corn_circles.xml", "corn-circles/1"),
     "hs": ("hills_and_sheep.xml", "hills-and-sheep:1"),
     "bigtop": ("under_the_big_top.xml", "under-the-big-top:1"),
+    "ferries": ("ferries.xml", "ferries"),
 }
 _HALVES = {"NL": "Nw", "NR": "Ne", "EL": "En", "ER": "Es", "SL": "Se", "SR": "Sw", "WL": "Ws", "WR": "Wn"}
 # Tile elements that are one-word tags of ours (a monastery is our cloister segment).

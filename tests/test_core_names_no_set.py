@@ -72,6 +72,8 @@ SET_WORDS = (
     "dragon",
     "fairy",
     "festival",
+    "ferry",
+    "ferries",
     "gold",
     "flier",
     "flock",

@@ -38,6 +38,7 @@ REFERENCE = [
     *jcz_files("oracle-wave2", "basic_corn-*.jcz"),
     *jcz_files("oracle-wave2", "basic_hs-*.jcz"),
     *jcz_files("oracle-wave2", "basic_bigtop-*.jcz"),
+    *jcz_files("oracle-wave2", "basic_ferries-*.jcz"),
 ]
 JCZ_RULES = rule_set(**JCZ_READING)
 SET_MIXES = [
@@ -69,6 +70,8 @@ SET_MIXES = [
     ("base", "river", "ic", "am", "pd", "tower", "bcb", "tb", "flier", "hs"),
     ("base", "bigtop"),
     ("base", "river", "ic", "am", "pd", "tower", "bcb", "tb", "flier", "bigtop"),
+    ("base", "ferries"),
+    ("base", "tb", "tunnel", "bcb", "ferries"),  # moves in a builder's two parts, links across tunnels
 ]
 
 
