@@ -334,9 +334,9 @@ class ShepherdPart(Part):
     name = SHEPHERD
     options = ShepherdOptions
     switches = {"JCZ-HS-CLOSED-FIELD": "flock_closed_field"}
-    # After the action (the flier's landing, 25) and before the dragon's move (30), as in
-    # JCloisterZone's phases.
-    rank = 27
+    # After the action (the flier's landing, 25) and the ferries (27), before the dragon's move
+    # (30), as in JCloisterZone's phases.
+    rank = 28
     events = (FlockDrawn, FlockChosen, FlocksPenned)
     commands = (Flock,)
     figures = {
