@@ -67,6 +67,9 @@ class FigureKind(NamedTuple):
     rule: str = "R-BASE-4"  # the rule that lets it be deployed
     occupies: bool = False  # no follower, but it keeps followers off its feature
     look: FigureLook = FOLLOWER_LOOK
+    # A follower that may stand wherever the follower may (the large one, the ringmaster), where
+    # others have places of their own (the mayor's cities, the wagon's roads).
+    plain: bool = False
 
 
 # Compiled with the core (Makefile, COMPILED), while the sets' parts stay plain Python: their
@@ -399,7 +402,7 @@ class PartTables:
     """What the core looks up about the parts of a game: computed once per combination of parts
     and shared by its games (never changed), so the registry fills no table of the core's."""
 
-    __slots__ = ("events", "figures", "hooks", "named", "occupiers", "steps", "strength")
+    __slots__ = ("events", "figures", "hooks", "named", "occupiers", "plain", "steps", "strength")
 
     def __init__(self, parts: tuple[Part, ...]) -> None:
         # For each hook, the parts (in their order) that override it. A hook left alone means "no
@@ -419,6 +422,11 @@ class PartTables:
         for part in parts:
             strength.update((figure, kind.strength) for figure, kind in part.figures.items() if kind.follower)
         self.strength = strength
+        # The follower first, then the parts' plain followers: in the order parts are ranked.
+        self.plain: tuple[str, ...] = (
+            "follower",
+            *(figure for part in parts for figure, kind in part.figures.items() if kind.plain),
+        )
         # Kinds of figure that are no followers but keep followers off their feature.
         self.occupiers: frozenset[str] = frozenset(
             figure for part in parts for figure, kind in part.figures.items() if kind.occupies

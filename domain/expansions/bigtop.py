@@ -256,6 +256,7 @@ class RingmasterPart(Part):
             follower=True,
             strength=1,
             rule="R-BIGTOP-5",
+            plain=True,
             look=FigureLook(
                 glyphs="mnopqr",
                 shape=Shape(tag="polygon", points=((0, -8), (6, -2), (6, 7), (-6, 7), (-6, -2))),
