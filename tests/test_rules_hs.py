@@ -27,7 +27,7 @@ from domain.state import GameState, Phase
 from domain.tiles import TILES, Kind
 from domain.turns import Chance
 from projections.text import render_board
-from replays.jcz import JczSave, replay_jcz
+from replays.jcz import JczRefused, JczSave, replay_jcz
 from replays.jcz_draws import plan_draws
 from replays.jcz_sets.hs import token_index
 from tests.jcz_saves import commit, decode, deploy, pass_, place, save
@@ -572,3 +572,16 @@ def test_jcz_a_hill_makes_the_pack_end_one_tile_sooner() -> None:
     assert plan.order[:3] == pile  # the hidden tile next, as our pile hides its last
     game = replay_jcz(document, plan.order, randoms=plan.randoms)
     assert game.state.over and hs.hills(game.state).hidden == {(0, 1): "BA/L"}
+
+
+def test_jcz_a_flock_s_choice_where_our_rules_ask_none_is_refused() -> None:
+    document = decode(
+        save(
+            [place(0, "BA/L", 0, 1), pass_(0), _flock(0, "SCORE", 0.5), commit(0)],
+            ("BA/L", "BA/C"),
+            sets=HS_SETS,
+            elements=HS_ELEMENTS,
+        )
+    )
+    with pytest.raises(JczRefused, match="a flock's choice where our rules ask none"):
+        replay_jcz(document, plan_draws(document).order)

@@ -14,7 +14,7 @@ from domain.commands import Command
 from domain.events import FollowerDeployed
 from domain.expansions.hills_sheep import FIGURE, HILL, STEP, Flock, FlockChosen, FlockDrawn, bag
 from domain.state import GameState
-from replays.jcz_format import JczError, JczMessage
+from replays.jcz_format import JczError, JczMessage, JczRefused
 from replays.jcz_mapping import Element, JczSet
 
 if TYPE_CHECKING:
@@ -58,8 +58,10 @@ class HillsSheep(JczSet):
         if message.type != MESSAGE:
             return None
         value = _VALUES.get(str(message.payload.get("value")))
-        if value is None or reader.step() != STEP:
-            raise JczError(f"message {index}: a flock's choice where our rules ask none")
+        if value is None:
+            raise JczError(f"message {index}: a flock's choice of {message.payload.get('value')!r}")
+        if reader.step() != STEP:
+            raise JczRefused(f"message {index}: a flock's choice where our rules ask none", index)
         return Flock(value=value)  # type: ignore[arg-type]
 
     def roll(self, reader: SaveReader, chance: Chance, message: JczMessage | None) -> ev.Event | None:
