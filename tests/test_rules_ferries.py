@@ -19,7 +19,7 @@ from domain.board import Board
 from domain.bots import play_bot_game
 from domain.commands import Command, Deploy, Pass, PlaceTile
 from domain.errors import RuleViolation
-from domain.expansions import builders as bd, ferries as fr
+from domain.expansions import builders as bd, ferries as fr, tunnel as tn
 from domain.features import Feature, FeatureGraph
 from domain.moves import Decision, expected_step, legal_commands
 from domain.readings import audit_variants, rule_set, switch
@@ -491,3 +491,23 @@ def test_moved_ferries_leave_the_features_a_fresh_build_would_make() -> None:
             fresh.graph.link(*pair, closes=False)
         assert _features(state.board.graph) == _features(fresh.graph)
     assert moved
+
+
+def test_R_FERRY_5_the_road_is_followed_through_a_tunnel() -> None:
+    """Ann's tunnel tile at (1,0) (roads W and S into mouths) links the start road to its south
+    road; Bob's lake at (-1,0) joins the start road E+W. Bob's road at (1,1) runs into the south
+    mouth: through the tunnel and along the start road it reaches his ferry."""
+    game = start(["TU/RR", LAKE, "BA/C", STRAIGHT, "BA/L"], sets=("base", "tunnel", "ferries"))
+    game.execute(ANN, PlaceTile(x=1, y=0, rotation=90))
+    game.execute(ANN, tn.PlaceTunnelToken(token="A", x=1, y=0, location="W"))
+    game.execute(ANN, Pass())
+    placed(game, -1, 0, 0)
+    game.execute(BOB, Pass())  # no tunnel token
+    game.execute(BOB, ferry(-1, 0, "E+W"))
+    assert expected_step(game.state) == Decision("place", ANN)
+    game.execute(ANN, PlaceTile(x=0, y=-1, rotation=180))
+    game.execute(ANN, tn.PlaceTunnelToken(token="A", x=1, y=0, location="S"))
+    game.execute(ANN, Pass())
+    placed(game, 1, 1, 90)  # no mouth left open: no tunnel step
+    assert expected_step(game.state) == Decision(fr.MOVE_STEP, BOB)
+    assert {(c.x, c.y) for c in offered(game.state)} == {(-1, 0)}

@@ -230,7 +230,6 @@ class FerriesPart(Part):
     steps = {PLACE_STEP: "R-FERRY-3", MOVE_STEP: "R-FERRY-5"}
     step_names = {PLACE_STEP: "the new lake's ferry", MOVE_STEP: "a ferry to move or a pass"}
     pass_steps = {MOVE_STEP: MOVE_STEP}
-    closed_steps = (PLACE_STEP, MOVE_STEP)
     command_steps = {PlaceFerry: ((PLACE_STEP, MOVE_STEP), "R-FERRY-3")}
     command_names = {PlaceFerry: "place or move a ferry"}
     rules_of = {FerryPlaced: "R-FERRY-3", FerryMoved: "R-FERRY-5"}
