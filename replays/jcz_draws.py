@@ -56,6 +56,25 @@ class JczRandom:
         return k
 
 
+Draw = tuple[int, int]  # an int JCloisterZone's generator gives, and the bound it was drawn below
+
+_GOLDEN: Final = 0.6180339887498949  # spreads the tries over the first int's share
+
+
+def random_giving(draws: Sequence[Draw]) -> float:
+    """A `random` from which JCloisterZone's generator gives these ints in order: what a message
+    that re-seeds it must carry for every draw JCloisterZone makes before the next seed. The
+    first int fixes a share of [0, 1); the later ones are searched for inside it."""
+    first, bound = draws[0]
+    for attempt in range(1 << 20):
+        # The middle of the share first: a single draw takes it at once.
+        r = (first + (0.5 if attempt == 0 else (attempt * _GOLDEN) % 1.0)) / bound
+        generator = JczRandom(r)
+        if all(generator.next_int(n) == k for k, n in draws):
+            return r
+    raise JczError(f"no random gives JCloisterZone's draws {list(draws)}")
+
+
 DEFAULT: Final = "default"  # the pack group of every tile no set puts in a group of its own
 
 

@@ -43,7 +43,7 @@ from replays.jcz import (
     jcz_rules,
     replay_jcz,
 )
-from replays.jcz_draws import plan_draws
+from replays.jcz_draws import Draw, plan_draws, random_giving
 from replays.jcz_format import JczExportError as JczExportError
 from replays.jcz_mapping import JczSet, Place
 from replays.jcz_names import jcz_location as jcz_location, segment_pointer
@@ -157,6 +157,11 @@ class Writer:
         # The save's `initialRandom`: JCloisterZone's generator before any message reseeds it,
         # which a set's draw of chance in the first turn may need to set.
         self.initial_random = _random(-1 & 0xFFFF)
+        # Every int JCloisterZone's generator must give, by the message whose `random` seeded it
+        # (-1: `initialRandom`), in the order it draws them: several sets may draw after one seed
+        # (a big top's token after a COMMIT, then a shepherd's first token the next turn), so
+        # one `random` is picked for them all once the log is written (`seed_randoms`).
+        self.draws: dict[int, list[Draw]] = {}
 
     def send(self, kind: str, player: int, payload: dict[str, Any]) -> None:
         self.messages.append(
@@ -202,6 +207,7 @@ class Writer:
             seat, command = DECISIONS[type(event)].command(event)
             self.follow = len(decide(state, seat, command)) - 1
             self.decide(state, seat, command, event)
+        self.draw(state, event)
         self.game.replay(event)
         for mapping in self.mappings:
             mapping.moved(self, event)
@@ -211,6 +217,32 @@ class Writer:
         elif any(mapping.commits(event, command, step) for mapping in self.mappings):
             assert step is not None
             self.commit(step.player)
+
+    def draw(self, state: GameState, event: ev.Event) -> None:
+        """An outcome of chance a set declares a draw of: JCloisterZone makes it with its generator
+        as the last message carrying a `random` left it. Our events come in the order of its
+        phases, and with the forced draw order its tile draws take no int, so the draws after one
+        seed are the declared ones, in order."""
+        for mapping in self.mappings:
+            found = mapping.chance_draw(state, event)
+            if found is not None:
+                self.draws.setdefault(self.last_seed(), []).append(found)
+
+    def last_seed(self) -> int:
+        """The last message that re-seeds JCloisterZone's generator (-1: none, `initialRandom`)."""
+        messages = self.messages
+        seeding = (i for i in range(len(messages) - 1, -1, -1) if "random" in messages[i]["payload"])
+        return next(seeding, -1)
+
+    def seed_randoms(self) -> None:
+        """Give each seeding message (or `initialRandom`) the `random` from which JCloisterZone's
+        generator gives every draw made after it."""
+        for index, draws in self.draws.items():
+            random = random_giving(draws)
+            if index < 0:
+                self.initial_random = random
+            else:
+                self.messages[index]["payload"]["random"] = random
 
     def decide(self, state: GameState, seat: int, command: Command, event: ev.Event) -> None:
         """The message(s) of one decision, against the state before it."""
@@ -280,6 +312,7 @@ def jcz_document(events: Sequence[ev.Event]) -> dict[str, Any]:
     writer = Writer(game)
     for event in events[1:]:
         writer.event(event)
+    writer.seed_randoms()
     return {
         "appVersion": APP_VERSION,
         "gameId": started.originator_id.hex[:16],

@@ -32,9 +32,8 @@ from domain.tiles import TILES
 from domain.turns import Chance
 from projections.svg import render_svg
 from projections.text import render_board
-from replays.jcz_draws import JczRandom
+from replays.jcz_draws import JczRandom, random_giving
 from replays.jcz_export import export_jcz, jcz_document
-from replays.jcz_sets.bigtop import random_drawing
 from replays.sources import import_jcz
 from tests.reference import jcz_files, require
 
@@ -419,7 +418,7 @@ def test_a_pyramid_scored_and_the_tokens_drawn_come_back_from_a_save(tmp_path: P
 
 @pytest.mark.parametrize("draws", [[(0, 16)], [(15, 16)], [(7, 15), (3, 14)], [(0, 12), (10, 11)]])
 def test_a_commit_random_draws_the_tokens_wanted(draws: list[tuple[int, int]]) -> None:
-    generator = JczRandom(random_drawing(draws))
+    generator = JczRandom(random_giving(draws))
     assert [generator.next_int(n) for _, n in draws] == [k for k, _ in draws]
 
 

@@ -6,7 +6,8 @@ a SCORE_ACROBATS naming its feature. The ringmaster is a meeple `ringmaster`.
 The animal tokens are drawn inside the engine, with no message: JCloisterZone scores the big
 top's old tile after the turn part's COMMIT (after the completed features), drawing the token
 with the generator that COMMIT's `random` has just reseeded: its first int, so the next tile is
-drawn with the second. The last token, at the end, is the next int after the last COMMIT's.
+drawn with the second. The last token, at the end, is the next int after the last COMMIT's. An
+export declares each token's draw (`chance_draw`); the writer picks the COMMIT's `random`.
 """
 
 from __future__ import annotations
@@ -34,26 +35,12 @@ if TYPE_CHECKING:
     from domain.tiles import TileType
     from domain.turns import Chance
     from replays.jcz import SaveReader
-    from replays.jcz_draws import DrawWalk
+    from replays.jcz_draws import Draw, DrawWalk
     from replays.jcz_export import Writer
 
 FEATURE = "Acrobats"  # JCloisterZone's feature of an acrobat space
 SCORE = "SCORE_ACROBATS"
 _WALK = "bigtop"  # what the draw walk follows: (the big top is on the board, a token is due)
-
-
-def random_drawing(draws: list[tuple[int, int]]) -> float:
-    """A `random` from which JCloisterZone's generator gives these ints, in order: (the int, its
-    bound). The first sits in the middle of its share; the next ones are searched for."""
-    from replays.jcz_draws import JczRandom
-
-    first, bound = draws[0]
-    for attempt in range(1, 1 << 20):
-        r = (first + (attempt * 0.6180339887498949) % 1.0) / bound if attempt > 1 else (first + 0.5) / bound
-        generator = JczRandom(r)
-        if all(generator.next_int(n) == k for k, n in draws):
-            return r
-    raise JczError(f"no random draws the animal tokens {draws}")
 
 
 def _commit_at_or_after(messages: Any, index: int) -> int:
@@ -64,7 +51,6 @@ def _commit_at_or_after(messages: Any, index: int) -> int:
 
 
 class BigTop(JczSet):
-    _written: tuple[dict[str, Any], list[tuple[int, int]]] | None = None  # the last COMMIT given tokens
     code = "bigtop"
     tile_set = "under-the-big-top"
     elements = {
@@ -133,18 +119,12 @@ class BigTop(JczSet):
         return False
 
     # ---- writing a save
-    def moved(self, writer: Writer, event: ev.Event) -> None:
-        """A token revealed: the turn part's COMMIT (written already) gets a `random` that draws
-        it, after the tokens drawn with that COMMIT before it."""
+    def chance_draw(self, state: GameState, event: ev.Event) -> Draw | None:
+        """A token revealed: its place among the tokens left, drawn after the turn part's COMMIT."""
         if not isinstance(event, AnimalRevealed):
-            return
-        commit = next(m for m in reversed(writer.messages) if m["type"] == "COMMIT")
-        shown = circus(writer.game.state).shown
-        left = tokens_left(shown[:-1])
-        earlier = self._written[1] if self._written is not None and self._written[0] is commit else []
-        draws = [*earlier, (left.index(event.points), len(left))]
-        self._written = (commit, draws)
-        commit["payload"]["random"] = random_drawing(draws)
+            return None
+        left = tokens_left(circus(state).shown)
+        return left.index(event.points), len(left)
 
     def messages(
         self, writer: Writer, state: GameState, seat: int, command: Command, event: ev.Event

@@ -11,8 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from domain.commands import Command
-from domain.events import FollowerDeployed
-from domain.expansions.hills_sheep import FIGURE, HILL, STEP, Flock, FlockChosen, FlockDrawn, bag
+from domain.expansions.hills_sheep import HILL, STEP, Flock, FlockChosen, FlockDrawn, bag
 from domain.state import GameState
 from replays.jcz_format import JczError, JczMessage, JczRefused
 from replays.jcz_mapping import Element, JczSet
@@ -22,13 +21,12 @@ if TYPE_CHECKING:
     from domain.tiles import TileType
     from domain.turns import Chance
     from replays.jcz import SaveReader
-    from replays.jcz_draws import DrawWalk
+    from replays.jcz_draws import Draw, DrawWalk
     from replays.jcz_export import Writer
 
 MESSAGE = "FLOCK_EXPAND_OR_SCORE"
 _VALUES = {"EXPAND": "expand", "SCORE": "score"}
 _THEIRS = {ours: theirs for theirs, ours in _VALUES.items()}
-_BAG = "bag"  # on a message the export writes: the bag its token is drawn from, until it is
 
 
 def token_index(random: float, size: int) -> int:
@@ -87,32 +85,18 @@ class HillsSheep(JczSet):
         if not isinstance(command, Flock):
             return False
         assert isinstance(event, FlockChosen)
-        # The token's `random` is written once it is drawn (`moved`), from the bag as it is now.
+        # It re-seeds JCloisterZone's generator: the writer picks its `random` once the token is
+        # drawn (`chance_draw`).
         writer.send(MESSAGE, seat, {"value": _THEIRS[command.value], "random": 0.5})
-        writer.messages[-1][_BAG] = bag(state)
         return True
 
-    def moved(self, writer: Writer, event: ev.Event) -> None:
-        """A shepherd deployed: the bag it draws from is noted on its message. A token drawn: the
-        `random` JCloisterZone draws it with goes where its generator was last seeded from, the
-        flock's message or, for a shepherd just deployed, the last message carrying one (with
-        forced draws nothing else reads it), or the save's `initialRandom`."""
-        if isinstance(event, FollowerDeployed) and event.figure == FIGURE:
-            writer.messages[-1][_BAG] = bag(writer.game.state)
-            return
+    def chance_draw(self, state: GameState, event: ev.Event) -> Draw | None:
+        """A token drawn: its place in the bag, drawn after the flock's message or, for a shepherd
+        just deployed, with the generator as it stands (after what was drawn since the last seed)."""
         if not isinstance(event, FlockDrawn):
-            return
-        at = next(i for i in range(len(writer.messages) - 1, -1, -1) if _BAG in writer.messages[i])
-        drawn_from: list[int] = writer.messages[at].pop(_BAG)
-        random = (drawn_from.index(event.sheep) + 0.5) / len(drawn_from)
-        if writer.messages[at]["type"] == MESSAGE:
-            writer.messages[at]["payload"]["random"] = random
-            return
-        seeded = next((m for m in reversed(writer.messages[:at]) if "random" in m["payload"]), None)
-        if seeded is None:
-            writer.initial_random = random
-        else:
-            seeded["payload"]["random"] = random
+            return None
+        tokens = bag(state)
+        return tokens.index(event.sheep), len(tokens)
 
 
 MAPPING = HillsSheep()
