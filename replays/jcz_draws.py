@@ -20,7 +20,6 @@ through its hooks (`replays.jcz_mapping.JczSet`); the walk names no set.
 
 from __future__ import annotations
 
-import struct
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from typing import Any, Final
@@ -30,33 +29,13 @@ from mypy_extensions import mypyc_attr
 from domain.tiles import TILES, TileType
 from replays.jcz import SET_CODES, JczDraw, JczError, JczMessage, JczRefused, JczSave, expansions_of, set_name
 from replays.jcz_mapping import JczSet
+from replays.jcz_random import JczRandom as JczRandom, Seeded
 from replays.jcz_sets import MAPPINGS, in_play
 
 DrawKind = str  # what a tile is drawn for: a turn, a redraw, or a set's own purpose
 
-_MASK48: Final = (1 << 48) - 1
-_MULTIPLIER: Final = 25214903917
-_DOUBLE: Final = struct.Struct("<d")
-_BITS: Final = struct.Struct("<Q")
-
-
-class JczRandom:
-    """JCloisterZone's generator: a double in [0, 1), advanced after every int it yields."""
-
-    __slots__ = ("r",)
-
-    def __init__(self, r: float) -> None:
-        self.r = r
-
-    def next_int(self, n: int) -> int:
-        """floor(r * n), then the state steps on from the low 48 bits of r's bit pattern."""
-        k = int(self.r * n)
-        x = _BITS.unpack(_DOUBLE.pack(self.r))[0] & _MASK48
-        self.r = ((_MULTIPLIER * x + 11) & _MASK48) / (1 << 48)  # exact: x < 2^48
-        return k
-
-
 Draw = tuple[int, int]  # an int JCloisterZone's generator gives, and the bound it was drawn below
+
 
 _GOLDEN: Final = 0.6180339887498949  # spreads the tries over the first int's share
 
@@ -178,7 +157,7 @@ class JczDrawer:
     after that many draws; beyond the forced ones draws are random, as in a real game.
     """
 
-    __slots__ = ("draws", "forced", "limit", "pack", "random", "set_aside")
+    __slots__ = ("draws", "forced", "limit", "pack", "random", "seeded", "set_aside")
 
     def __init__(self, save: JczSave) -> None:
         annotations = save.gameAnnotations
@@ -186,6 +165,7 @@ class JczDrawer:
         self.forced: tuple[str, ...] = annotations.drawOrder or () if annotations else ()
         self.limit = annotations.endTurn if annotations else None
         self.random = JczRandom(save.initialRandom)
+        self.seeded = Seeded(-1, save.initialRandom, 0)  # the last seed, and the tile draws since
         self.draws: list[JczDraw] = []
         # Tiles a set took out of play without drawing them (hidden under a tile of the board): the pack
         # counts as empty that many tiles sooner, though a draw still indexes them all.
@@ -201,8 +181,10 @@ class JczDrawer:
             return min(len(self.pack), self.limit - len(self.draws))
         return len(self.pack)
 
-    def reseed(self, r: float) -> None:
+    def reseed(self, r: float, index: int) -> None:
+        """Message `index` carries `random`: the generator starts again from it."""
         self.random.r = r
+        self.seeded = Seeded(index, r, 0)
 
     def draw(self, kind: DrawKind, after: int) -> str:
         """Take one tile out of the pack, for `kind`, while processing message `after`."""
@@ -217,6 +199,7 @@ class JczDrawer:
                 raise JczError(f"the draw order names {tile!r}, which the pack does not hold") from None
         else:
             tile = self.pack.take(self.random.next_int(len(self.pack)))
+            self.seeded = self.seeded._replace(tile_ints=self.seeded.tile_ints + 1)
         self.draws.append(JczDraw(tile=tile, kind=kind, after=after))
         return tile
 
@@ -245,11 +228,13 @@ class DrawPlan:
 
     __slots__ = ("draws", "order", "randoms")
 
-    def __init__(self, draws: Sequence[JczDraw], order: Sequence[str], randoms: Sequence[float] = ()) -> None:
+    def __init__(
+        self, draws: Sequence[JczDraw], order: Sequence[str], randoms: Sequence[Seeded | None] = ()
+    ) -> None:
         self.draws = tuple(draws)
         self.order = tuple(order)
-        # JCloisterZone's generator as each message of the log came (its own `random` taken):
-        # what a set's draw of chance without a `random` of its own draws with.
+        # JCloisterZone's generator as each message of the log came (`Seeded`): what the sets'
+        # draws of chance draw with.
         self.randoms = tuple(randoms)
 
 
@@ -289,8 +274,9 @@ class DrawWalk:
         # A turn part committed whose end is not settled yet: its closing phases come first.
         self.part_ended = False
         self.ext: dict[str, Any] = {}  # what each set's mapping follows along the log
-        # The generator as each message came, its own `random` taken (`DrawPlan.randoms`).
-        self.randoms: list[float] = [0.0] * len(self.messages)
+        # The generator as each message came, its own `random` taken (`DrawPlan.randoms`); None
+        # for a message the walk ignores.
+        self.randoms: list[Seeded | None] = [None] * len(self.messages)
         for m in self.mappings:
             m.walk_start(self)
 
@@ -312,8 +298,8 @@ class DrawWalk:
             message = self.messages[index]
             random = message.payload.get("random")
             if isinstance(random, float | int):
-                self.drawer.reseed(float(random))
-            randoms[index] = self.drawer.random.r
+                self.drawer.reseed(float(random), index)
+            randoms[index] = self.drawer.seeded
             try:
                 self.message(index, message)
             except (KeyError, ValueError) as e:  # a payload without its field, a message out of turn

@@ -45,7 +45,7 @@ from replays.jcz import (
 )
 from replays.jcz_draws import Draw, plan_draws, random_giving
 from replays.jcz_format import JczExportError as JczExportError
-from replays.jcz_mapping import JczSet, Place
+from replays.jcz_mapping import JczSet, Place, commits_after
 from replays.jcz_names import jcz_location as jcz_location, segment_pointer
 from replays.jcz_sets import FIGURES, MAPPINGS, in_play
 
@@ -159,8 +159,8 @@ class Writer:
         self.initial_random = _random(-1 & 0xFFFF)
         # Every int JCloisterZone's generator must give, by the message whose `random` seeded it
         # (-1: `initialRandom`), in the order it draws them: several sets may draw after one seed
-        # (a big top's token after a COMMIT, then a shepherd's first token the next turn), so
-        # one `random` is picked for them all once the log is written (`seed_randoms`).
+        # (one after a turn part's COMMIT, another in the next turn), so one `random` is picked
+        # for them all once the log is written (`seed_randoms`).
         self.draws: dict[int, list[Draw]] = {}
 
     def send(self, kind: str, player: int, payload: dict[str, Any]) -> None:
@@ -214,7 +214,7 @@ class Writer:
         self.ids.settle(state, self.mappings)
         if isinstance(event, ev.TurnEnded):
             self.commit(event.player)
-        elif any(mapping.commits(event, command, step) for mapping in self.mappings):
+        elif commits_after(self.mappings, event, command, step):
             assert step is not None
             self.commit(step.player)
 

@@ -187,3 +187,14 @@ class JczSet:
     def tiles_owed(self, walk: DrawWalk) -> bool:
         """Whether players are still owed tiles of this set's when the pack is empty."""
         return False
+
+
+def commits_after(
+    mappings: tuple[JczSet, ...], event: ev.Event, command: Command | None, step: Decision | None
+) -> bool:
+    """Whether JCloisterZone closes this event with a COMMIT: a turn part's end, or a phase of a
+    set's own (the writer writes one there; the reader knows from it which COMMIT a draw of chance
+    made after the event follows)."""
+    from domain.events import TurnEnded  # the mappings' protocol imports no domain module at load
+
+    return isinstance(event, TurnEnded) or any(m.commits(event, command, step) for m in mappings)

@@ -45,6 +45,7 @@ FORMATS = (
     "replays/jcz_format.py",
     "replays/jcz_mapping.py",
     "replays/jcz_names.py",
+    "replays/jcz_random.py",
     "replays/jcz_sets/__init__.py",
     "replays/check.py",
     "replays/records.py",

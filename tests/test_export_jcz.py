@@ -19,6 +19,7 @@ from domain import events as ev
 from domain.bots import play_bot_game
 from domain.readings import rule_set
 from domain.rules import RuleSet
+from domain.sets import SET_CODES
 from replays.jcz import JCZ_READING, JczSave, read_jcz, unsupported
 from replays.jcz_export import JczExportError, export_jcz, jcz_document, jcz_location
 from replays.sources import import_jcz, jcz_game_id
@@ -108,14 +109,56 @@ def test_a_reference_game_exports_as_the_messages_jcloisterzone_recorded(path: P
 def test_a_game_played_by_jcloisterzone_s_reading_comes_back_from_its_save(
     sets: tuple[str, ...], seed: int, tmp_path: Path
 ) -> None:
-    events = play_bot_game(3, seed, expansions=sets, rules=JCZ_RULES).collect_events()
-    path = tmp_path / "game.jcz"
+    _comes_back(3, seed, sets, tmp_path)
+
+
+def _comes_back(players: int, seed: int, sets: tuple[str, ...], tmp_path: Path) -> None:
+    """A bot game played by JCloisterZone's reading exports, and its save imports as the same game."""
+    events = play_bot_game(players, seed, expansions=sets, rules=JCZ_RULES).collect_events()
+    path = tmp_path / f"game-{players}-{seed}.jcz"
     path.write_bytes(export_jcz(events))
     _, imported = import_jcz(path)
     started, again = imported[0], imported[1:]
     assert isinstance(started, ev.GameStarted)
     assert again == [msgspec.structs.replace(e, originator_id=started.originator_id) for e in events[1:]]
     assert started.draw_order[: len(events[0].draw_order)] == events[0].draw_order  # type: ignore[attr-defined]
+
+
+WAVE2 = ("base", *SET_CODES[8:])  # the eleven sets after the first eight, with the base game
+
+
+@pytest.mark.parametrize("sets", [SET_CODES, WAVE2], ids=["every_set", "wave2_all"])
+def test_random_games_of_many_sets_together_come_back_from_their_saves(
+    sets: tuple[str, ...], tmp_path: Path
+) -> None:
+    """Several sets draw by chance after one `random` (a big top's token after a COMMIT, a
+    shepherd's token in the next turn, the last token after a crop circle's phase): the export
+    picks one `random` for all of them and the import reads them in the same order."""
+    for seed in range(12):
+        _comes_back(2 + seed % 4, seed, sets, tmp_path)
+
+
+@pytest.mark.parametrize(
+    ("sets", "seed", "players"),
+    [
+        # A shepherd's first token overwrote the COMMIT's random that drew a big top token.
+        (("base", "hs", "bigtop"), 0, 3),
+        # The shepherd's token was drawn from that COMMIT's first int, which the big top's took.
+        (("base", "hs", "bigtop"), 0, 2),
+        # A flock drawn otherwise: a shepherd still out where ours went home (R-HS-5 refused).
+        (("base", "hs", "bigtop"), 2, 3),
+        # The last token at the end, after a crop circle's phase: no COMMIT follows to draw it from.
+        (WAVE2, 6, 2),
+        # Draws gone astray earlier: a ransom refused, a flock's choice our rules do not ask.
+        (SET_CODES, 9, 5),
+        (SET_CODES, 10, 2),
+    ],
+    ids=lambda v: "+".join(v) if isinstance(v, tuple) else str(v),
+)
+def test_draws_of_several_sets_after_one_seed_come_back(
+    sets: tuple[str, ...], seed: int, players: int, tmp_path: Path
+) -> None:
+    _comes_back(players, seed, sets, tmp_path)
 
 
 def test_a_game_jcloisterzone_would_play_otherwise_is_refused_naming_the_readings() -> None:

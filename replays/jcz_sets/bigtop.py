@@ -27,7 +27,7 @@ from domain.expansions.bigtop import (
     tokens_left,
 )
 from domain.state import GameState
-from replays.jcz_format import JczError, JczMessage, JczPointer
+from replays.jcz_format import JczMessage, JczPointer
 from replays.jcz_mapping import Element, JczSet
 
 if TYPE_CHECKING:
@@ -41,13 +41,6 @@ if TYPE_CHECKING:
 FEATURE = "Acrobats"  # JCloisterZone's feature of an acrobat space
 SCORE = "SCORE_ACROBATS"
 _WALK = "bigtop"  # what the draw walk follows: (the big top is on the board, a token is due)
-
-
-def _commit_at_or_after(messages: Any, index: int) -> int:
-    for i in range(max(index, 0), len(messages)):
-        if messages[i].type == "COMMIT":
-            return i
-    return -1
 
 
 class BigTop(JczSet):
@@ -79,25 +72,11 @@ class BigTop(JczSet):
         return ScoreAcrobats(x=x, y=y)
 
     def roll(self, reader: SaveReader, chance: Chance, message: JczMessage | None) -> ev.Event | None:
-        """The token JCloisterZone drew: the next int of the generator the turn part's COMMIT
-        reseeded, among the tokens left in its order (ours lists them so)."""
+        """The token JCloisterZone drew: the generator's next int after the turn part's COMMIT, among
+        the tokens left in its order (ours lists them so)."""
         if not isinstance(chance.outcomes[0], AnimalRevealed):
             return None
-        from replays.jcz_draws import JczRandom  # the draw walk reads the mappings: no cycle at import
-
-        commit = _commit_at_or_after(reader.messages, reader.index)
-        if commit < 0:
-            raise JczError(f"message {reader.index}: a big top token is drawn with no COMMIT to draw it from")
-        random = reader.messages[commit].payload.get("random")
-        if not isinstance(random, float | int) or not 0 <= random < 1:
-            raise JczError(f"message {commit}: a COMMIT without the `random` a big top token is drawn from")
-        used = reader.scratch.get(_WALK)
-        skip = used[1] if used is not None and used[0] == commit else 0
-        generator = JczRandom(float(random))
-        for _ in range(skip):
-            generator.next_int(1)
-        reader.scratch[_WALK] = (commit, skip + 1)
-        return chance.outcomes[generator.next_int(len(chance.outcomes))]
+        return chance.outcomes[reader.next_int(len(chance.outcomes))]
 
     # ---- the draws: a token drawn after a COMMIT takes the generator's first int
     def walk_start(self, walk: DrawWalk) -> None:

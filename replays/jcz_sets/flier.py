@@ -63,7 +63,7 @@ class Flier(JczSet):
         random = None if message is None else message.payload.get("random")
         if not isinstance(random, float | int) or not 0 <= random < 1:
             raise JczError(f"message {reader.index}: a flight without the `random` its die is rolled from")
-        rolled = distance(float(random))
+        rolled = reader.next_int(SIDES) + 1  # the flight's own `random` re-seeded the generator
         return next(e for e in chance.outcomes if isinstance(e, FlierRolled) and e.distance == rolled)
 
     def messages(

@@ -3,12 +3,12 @@
 FLOCK_EXPAND_OR_SCORE (`value` EXPAND or SCORE), whose `random` re-seeds JCloisterZone's
 generator before the token is drawn: the bag's token at floor(random * its size). A shepherd
 just deployed draws at once with the generator as it stands (after the turn's tile draw), which
-the draw walk tells (`SaveReader.random_now`). A hill placed while the pack holds tiles makes
+the draw walk tells (`SaveReader.next_int`). A hill placed while the pack holds tiles makes
 the pack count as empty one tile sooner, its draws unchanged (`JczDrawer.set_aside`)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from domain.commands import Command
 from domain.expansions.hills_sheep import HILL, STEP, Flock, FlockChosen, FlockDrawn, bag
@@ -63,16 +63,11 @@ class HillsSheep(JczSet):
         return Flock(value=value)  # type: ignore[arg-type]
 
     def roll(self, reader: SaveReader, chance: Chance, message: JczMessage | None) -> ev.Event | None:
+        """The bag's token at the generator's next int: after the flock's message, or, for a shepherd
+        just deployed, with the generator as it stands."""
         if not isinstance(chance.outcomes[0], FlockDrawn):
             return None
-        random: Any = None if message is None else message.payload.get("random")
-        if not isinstance(random, float | int):
-            random = reader.random_now()  # a shepherd just deployed: the generator as it stands
-        if not isinstance(random, float | int) or not 0 <= random < 1:
-            raise JczError(
-                f"message {reader.index}: a token drawn without JCloisterZone's generator to draw it"
-            )
-        return chance.outcomes[token_index(float(random), len(chance.outcomes))]
+        return chance.outcomes[reader.next_int(len(chance.outcomes))]
 
     def walk_placed(self, walk: DrawWalk, index: int, tile: TileType) -> None:
         """A hill placed while the pack holds tiles hides one under it: the pack ends sooner."""
