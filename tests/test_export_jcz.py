@@ -266,3 +266,19 @@ def test_a_fairy_moved_beside_a_follower_in_a_castle_is_written_on_the_castle() 
         if kind == "MOVE_NEUTRAL_FIGURE" and isinstance(payload["to"], dict)
     ]
     assert [i for i, feature in fairy if feature == "Castle"] == [122, 159]
+
+
+def test_a_festival_return_of_one_of_two_followers_in_one_place_frees_the_id_it_names() -> None:
+    """Every set, seed 13, five players: Carol's followers 4 and 5 share a field; the festival
+    sends one home. The id named must be the one freed, or a later deployment names a follower
+    JCloisterZone still has on the board (its engine refused message 610: no such meeple at home)."""
+    events = play_bot_game(5, 13, expansions=SET_CODES, rules=JCZ_RULES).collect_events()
+    replay = json.loads(export_jcz(events))["replay"]
+    returns = [i for i, m in enumerate(replay) if m["type"] == "RETURN_MEEPLE" and m["player"] == 2]
+    festival = next(i for i in returns if replay[i]["payload"]["source"] == "FESTIVAL")
+    pointer = replay[festival]["payload"]["pointer"]
+    assert (pointer["featurePointer"]["position"], pointer["meepleId"]) == ([2, 4], "2.small.5")
+    later = [m["payload"] for m in replay[festival:] if m["player"] == 2 and m["type"] != "COMMIT"]
+    fairy = next(p["to"]["meepleId"] for p in later if p.get("figureId") == "fairy.1")
+    assert fairy == "2.small.4"  # the one left in the field, as our rules keep the fairy beside it
+    assert "2.small.5" in [p.get("meepleId") for p in later]  # deployed again from home
