@@ -225,9 +225,9 @@ class Board:
             graph.join_edge(mine, theirs)
         # A wildcard edge closes the road or city that meets it.
         elif theirs >= 0 and placed.edge_codes[edge] == WILD_EDGE:
-            graph.feature(theirs).open -= 1
+            graph.close(theirs)
         elif mine >= 0 and other.edge_codes[(edge + 2) & 3] == WILD_EDGE:
-            graph.feature(mine).open -= 1
+            graph.close(mine)
 
     def cloister_neighbours(self, pos: Pos) -> int:
         x, y = pos

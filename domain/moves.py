@@ -164,10 +164,15 @@ def _legal_deployments(state: GameState, figure: str) -> list[str]:
     if not unblockable and state.hooks["blocks_tile"] and _blocked(state):
         return []
     if owner is not None:
-        return owner.deployments(state, figure)
-    if state.supply[state.current] == 0:
-        return []
-    return unoccupied_locations(state)
+        found = owner.deployments(state, figure)
+    elif state.supply[state.current] == 0:
+        found = []
+    else:
+        found = unoccupied_locations(state)
+    extra = state.hooks["extra_places"]
+    if extra:  # the lists above are shared: a new one with the parts' own places added
+        found = [*found, *(place for part in extra for place in part.extra_places(state, figure))]
+    return found
 
 
 def _blocked(state: GameState) -> bool:

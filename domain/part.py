@@ -9,9 +9,10 @@ fixed order (`domain.expansions.PARTS`), at these points:
 * the fold (`state.evolve`): `start`, `begin_turn`, `begin_part`, `tile_as` (how a tile taken
   into hand is played), `tile_placed`, `apply` (its own events), `passed` (a pass at one of its
   steps), the part's scoring (`before_scoring`, `scored_elsewhere`, `feature_scored`,
-  `after_scoring`), `plan` (what comes after the part), `final_feature` and `final_scoring` at
-  the game's end, `followers_left` when followers leave a feature, `freed` when another part's
-  rule sends them home unscored in the scoring, `award` and `farm_border` to change what a
+  `after_scoring`), `tie_break` (who of the players tied for a majority wins), `plan` (what
+  comes after the part), `final_feature` and `final_scoring` at the game's end,
+  `followers_left` when followers leave a feature, `freed` when another part's rule sends them
+  home unscored in the scoring, `award` and `farm_border` to change what a
   feature is worth to a player, `category` to name what it scores as, `figures_off` and
   `take_off` for figures it keeps on the board off the features;
 * legal moves (`moves`): `placements` (more ways to place a tile), `may_refuse` and `refusal`
@@ -19,7 +20,8 @@ fixed order (`domain.expansions.PARTS`), at these points:
   `action_commands` (more things to do after placing), `before_action` (a decision as soon as
   the tile lies, before the action step), `pending` (a decision the part waits for),
   `places_from_afar` and `put_from_afar` (a figure brought from another tile than the one just
-  placed: a part's own places it may take);
+  placed: a part's own places it may take), `extra_places` (a place of its own on the tile just
+  placed that another kind of figure may take);
 * the sequencer (`turns`): `automatic` (an event the part records by itself), `is_live` and
   `agenda_event` for its agenda items;
 * commands (`decide`): `decide` for the commands it owns;
@@ -65,6 +67,9 @@ class FigureKind(NamedTuple):
     rule: str = "R-BASE-4"  # the rule that lets it be deployed
     occupies: bool = False  # no follower, but it keeps followers off its feature
     look: FigureLook = FOLLOWER_LOOK
+    # A follower that may stand wherever the follower may (the large one, the ringmaster), where
+    # others have places of their own (the mayor's cities, the wagon's roads).
+    plain: bool = False
 
 
 # Compiled with the core (Makefile, COMPILED), while the sets' parts stay plain Python: their
@@ -204,6 +209,11 @@ class Part:
         """What a scored feature is worth to one of its scorers."""
         return value, parts, rule
 
+    def tie_break(self, state: GameState, feature: Feature, players: list[int]) -> list[int]:
+        """Of the players tied for a feature's majority (R-BASE-6), those who win the tie: all of
+        them, unless this part breaks ties."""
+        return players
+
     def value(
         self, state: GameState, feature: Feature, completed: bool, value: int, parts: Parts
     ) -> tuple[int, Parts]:
@@ -311,6 +321,12 @@ class Part:
         """Locations on the tile just placed where one of this part's figures may go now."""
         return []
 
+    def extra_places(self, state: GameState, figure: str) -> list[str]:
+        """Places of this part's own on the tile just placed (segments of a kind of its own) where a
+        figure of `figure`'s kind, the core's follower among them, may go now beyond what that
+        figure's own rules offer."""
+        return []
+
     def why_not(self, state: GameState, figure: str, location: str) -> str:
         """Why one of this part's figures may not go on `location` (a location of the tile)."""
         return f"no {figure} may go on {location}"
@@ -386,7 +402,7 @@ class PartTables:
     """What the core looks up about the parts of a game: computed once per combination of parts
     and shared by its games (never changed), so the registry fills no table of the core's."""
 
-    __slots__ = ("events", "figures", "hooks", "named", "occupiers", "steps", "strength")
+    __slots__ = ("events", "figures", "hooks", "named", "occupiers", "plain", "steps", "strength")
 
     def __init__(self, parts: tuple[Part, ...]) -> None:
         # For each hook, the parts (in their order) that override it. A hook left alone means "no
@@ -406,6 +422,11 @@ class PartTables:
         for part in parts:
             strength.update((figure, kind.strength) for figure, kind in part.figures.items() if kind.follower)
         self.strength = strength
+        # The follower first, then the parts' plain followers: in the order parts are ranked.
+        self.plain: tuple[str, ...] = (
+            "follower",
+            *(figure for part in parts for figure, kind in part.figures.items() if kind.plain),
+        )
         # Kinds of figure that are no followers but keep followers off their feature.
         self.occupiers: frozenset[str] = frozenset(
             figure for part in parts for figure, kind in part.figures.items() if kind.occupies

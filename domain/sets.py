@@ -40,6 +40,9 @@ SETS: Final[tuple[SetEntry, ...]] = (
     SetEntry("mw", "Mage & Witch", ("magic",)),
     SetEntry("flier", "The Flying Machines", ("flier",)),
     SetEntry("corn", "Corn Circles", ("corn",)),
+    SetEntry("hs", "Hills & Sheep", ("hills_sheep",)),
+    SetEntry("bigtop", "Under the Big Top", ("bigtop",)),
+    SetEntry("ferries", "The Ferries", ("ferries",)),
 )
 
 SET_CODES: Final[tuple[str, ...]] = tuple(entry.code for entry in SETS)

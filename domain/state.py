@@ -171,8 +171,12 @@ class GameState:
         return any(f[2] in strength or f[2] in occupiers for f in figures)
 
     def majority(self, feature: Feature) -> list[int]:
-        """The players who score a feature (R-BASE-6)."""
-        return majority(feature, self.tables.strength)
+        """The players who score a feature (R-BASE-6), a tie as the parts break it."""
+        owners = majority(feature, self.tables.strength)
+        if len(owners) > 1:
+            for part in self.hooks["tie_break"]:
+                owners = part.tie_break(self, feature, owners)
+        return owners
 
     def completions(self) -> list[Feature]:
         """Features completed in this part: by the tile placed, or by the parts' pieces (R-BASE-5)."""

@@ -192,7 +192,8 @@ class _Checker(ReplayVisitor):
             raise
         if expected is not None:
             _check_draws(walk.draws, expected)
-        return replay_jcz(self.save, walk.plan().order, self)
+        plan = walk.plan()
+        return replay_jcz(self.save, plan.order, self, randoms=plan.randoms)
 
     def placement(self, index: int, state: GameState, *, aside: bool = False) -> None:
         if self.oracle is None:

@@ -32,7 +32,7 @@ from domain.commands import Command, Deploy, Pass, PlaceTile
 from domain.errors import RuleViolation
 from domain.events import Event
 from domain.expansions import SETS, start_tile_of
-from domain.moves import expected_step, may_pass
+from domain.moves import Decision, expected_step, may_pass
 from domain.readings import checked, rule_set, switch
 from domain.rules import RuleSet
 from domain.state import GameState
@@ -58,8 +58,9 @@ from replays.jcz_format import (
     JczStart as JczStart,
     JczTest as JczTest,
 )
-from replays.jcz_mapping import JczSet
+from replays.jcz_mapping import JczSet, commits_after
 from replays.jcz_names import JCZ_HALVES as JCZ_HALVES, location_name as location_name
+from replays.jcz_random import JczRandom, Seeded
 from replays.jcz_sets import (
     ELEMENTS,
     FIGURES,
@@ -279,19 +280,50 @@ class ReplayVisitor:
         """Message `index` committed a turn part; its scoring is in `state.awards`."""
 
 
+class _Chain:
+    """JCloisterZone's generator along the draws made after one seed (message `seed`), and the
+    walk's tile draws it has stepped over."""
+
+    __slots__ = ("random", "seed", "tile_ints")
+
+    def __init__(self, seed: int, random: JczRandom) -> None:
+        self.seed = seed
+        self.random = random
+        self.tile_ints = 0
+
+
 class SaveReader:
     """What a set's mapping reads a message against: the game so far, and what it remembers."""
 
     def __init__(
-        self, game: Game, mappings: tuple[JczSet, ...], messages: Sequence[JczMessage] = ()
+        self,
+        game: Game,
+        mappings: tuple[JczSet, ...],
+        messages: Sequence[JczMessage] = (),
+        randoms: Sequence[Seeded | None] = (),
     ) -> None:
         self.game = game
         self.messages = messages
+        # JCloisterZone's generator as each message came (`replays.jcz_draws.DrawPlan.randoms`).
+        self.randoms = randoms
         self.state = game.state
         self.mappings = mappings
         self.scratch: dict[str, Any] = {}  # each mapping's memory of the log, by its own keys
         self.index = -1  # the message being played
+        self.recorded = 0  # the game's events recorded before it
+        self.command: Command | None = None  # its command, and the decision it answers
+        self.decision: Decision | None = None
+        # JCloisterZone's generator along the draws of chance made after one message: (its index,
+        # the generator), so that several sets' draws after one seed follow each other.
+        self.chain = _Chain(-2, JczRandom(0.0))
         game.roll = self.roll
+
+    def play(self, index: int, command: Command | None = None, decision: Decision | None = None) -> None:
+        """Message `index` is played next (as `command`, answering `decision`)."""
+        self.index = index
+        self.command = command
+        self.decision = decision
+        self.recorded = len(self.game.pending)
 
     def roll(self, state: GameState, chance: Chance) -> Event:
         """What JCloisterZone drew where our rules draw by chance, as the log tells (a random number
@@ -302,6 +334,45 @@ class SaveReader:
             if found is not None:
                 return found
         raise JczError(f"message {self.index}: our rules draw by chance here; no set of the save says what")
+
+    def next_int(self, bound: int) -> int:
+        """The int below `bound` JCloisterZone's generator gives for a draw of chance now: the sets'
+        draws after one seed follow each other, with the walk's tile draws among them where they
+        came (a set's draw after a turn part's COMMIT, the next tile, another set's draw)."""
+        seeded = self._generator_at(self._drawn_after())
+        chain = self.chain
+        if chain.seed != seeded.seed:
+            chain = self.chain = _Chain(seeded.seed, JczRandom(seeded.random))
+        for _ in range(seeded.tile_ints - chain.tile_ints):
+            chain.random.next_int(1)
+        chain.tile_ints = max(chain.tile_ints, seeded.tile_ints)
+        return chain.random.next_int(bound)
+
+    def _drawn_after(self) -> int:
+        """The message after which JCloisterZone draws now: the one being played, or, once our engine
+        has ended a turn part or a set's phase that JCloisterZone closes with a COMMIT, that COMMIT,
+        which follows it and re-seeds the generator before the phases after it draw (the export
+        writes it there, `commits_after`)."""
+        closed = sum(
+            commits_after(self.mappings, e, self.command, self.decision)
+            for e in self.game.pending[self.recorded :]
+        )
+        at = self.index
+        while closed and at + 1 < len(self.messages) and self.messages[at + 1].type == "COMMIT":
+            at, closed = at + 1, closed - 1
+        return at
+
+    def _generator_at(self, index: int) -> Seeded:
+        """The generator as message `index` came: the draw walk's, else the last `random` given (a
+        forced draw order takes no int)."""
+        known = self.randoms[index] if 0 <= index < len(self.randoms) else None
+        if known is not None:
+            return known
+        seeds = ((i, self.messages[i].payload.get("random")) for i in range(index, -1, -1))
+        seeded = next(((i, r) for i, r in seeds if isinstance(r, float | int) and 0 <= r < 1), None)
+        if seeded is None:
+            raise JczError(f"message {index}: a draw of chance without JCloisterZone's generator to draw it")
+        return Seeded(seeded[0], float(seeded[1]), 0)
 
     def game_message(self) -> JczMessage | None:
         return self.messages[self.index] if 0 <= self.index < len(self.messages) else None
@@ -343,11 +414,13 @@ def replay_jcz(
     game_id: UUID | None = None,
     rules: RuleSet | None = None,
     seed: int | None = None,
+    randoms: Sequence[Seeded | None] = (),
 ) -> Game:
     """Replay a save through our engine; every message is checked by our rules: JCloisterZone's
     reading of its setup unless `rules` are given (our own export's, as it was played).
 
-    `draw_order` is the whole pile as JCloisterZone drew it (see `replays.jcz_draws`).
+    `draw_order` is the whole pile as JCloisterZone drew it, `randoms` its generator as each
+    message came (see `replays.jcz_draws`).
     """
     missing = unsupported(save)
     if missing:
@@ -370,11 +443,11 @@ def replay_jcz(
         raise JczError(f"setup refused: {e}") from e
     hooks = visitor or ReplayVisitor()
     mappings = in_play(expansions)
-    reader = SaveReader(game, mappings, save.replay)
+    reader = SaveReader(game, mappings, save.replay, randoms)
     state = game.state
     placed = False  # a tile placed since the last COMMIT: that COMMIT ends a turn part
     for index, message in enumerate(save.replay):
-        reader.index = index
+        reader.play(index)
         placed = placed or message.type == "PLACE_TILE"
         try:
             command = _command(reader, index, message)
@@ -388,6 +461,7 @@ def replay_jcz(
             placed = placed and message.type != "COMMIT"
             continue
         decision = expected_step(state)
+        reader.play(index, command, decision)
         if message.type == "PLACE_TILE" or (
             message.type == "PASS" and decision is not None and decision.step in _PLACING
         ):

@@ -20,7 +20,6 @@ through its hooks (`replays.jcz_mapping.JczSet`); the walk names no set.
 
 from __future__ import annotations
 
-import struct
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from typing import Any, Final
@@ -30,30 +29,29 @@ from mypy_extensions import mypyc_attr
 from domain.tiles import TILES, TileType
 from replays.jcz import SET_CODES, JczDraw, JczError, JczMessage, JczRefused, JczSave, expansions_of, set_name
 from replays.jcz_mapping import JczSet
+from replays.jcz_random import JczRandom as JczRandom, Seeded
 from replays.jcz_sets import MAPPINGS, in_play
 
 DrawKind = str  # what a tile is drawn for: a turn, a redraw, or a set's own purpose
 
-_MASK48: Final = (1 << 48) - 1
-_MULTIPLIER: Final = 25214903917
-_DOUBLE: Final = struct.Struct("<d")
-_BITS: Final = struct.Struct("<Q")
+Draw = tuple[int, int]  # an int JCloisterZone's generator gives, and the bound it was drawn below
 
 
-class JczRandom:
-    """JCloisterZone's generator: a double in [0, 1), advanced after every int it yields."""
+_GOLDEN: Final = 0.6180339887498949  # spreads the tries over the first int's share
 
-    __slots__ = ("r",)
 
-    def __init__(self, r: float) -> None:
-        self.r = r
-
-    def next_int(self, n: int) -> int:
-        """floor(r * n), then the state steps on from the low 48 bits of r's bit pattern."""
-        k = int(self.r * n)
-        x = _BITS.unpack(_DOUBLE.pack(self.r))[0] & _MASK48
-        self.r = ((_MULTIPLIER * x + 11) & _MASK48) / (1 << 48)  # exact: x < 2^48
-        return k
+def random_giving(draws: Sequence[Draw]) -> float:
+    """A `random` from which JCloisterZone's generator gives these ints in order: what a message
+    that re-seeds it must carry for every draw JCloisterZone makes before the next seed. The
+    first int fixes a share of [0, 1); the later ones are searched for inside it."""
+    first, bound = draws[0]
+    for attempt in range(1 << 20):
+        # The middle of the share first: a single draw takes it at once.
+        r = (first + (0.5 if attempt == 0 else (attempt * _GOLDEN) % 1.0)) / bound
+        generator = JczRandom(r)
+        if all(generator.next_int(n) == k for k, n in draws):
+            return r
+    raise JczError(f"no random gives JCloisterZone's draws {list(draws)}")
 
 
 DEFAULT: Final = "default"  # the pack group of every tile no set puts in a group of its own
@@ -159,7 +157,7 @@ class JczDrawer:
     after that many draws; beyond the forced ones draws are random, as in a real game.
     """
 
-    __slots__ = ("draws", "forced", "limit", "pack", "random")
+    __slots__ = ("draws", "forced", "limit", "pack", "random", "seeded", "set_aside")
 
     def __init__(self, save: JczSave) -> None:
         annotations = save.gameAnnotations
@@ -167,17 +165,26 @@ class JczDrawer:
         self.forced: tuple[str, ...] = annotations.drawOrder or () if annotations else ()
         self.limit = annotations.endTurn if annotations else None
         self.random = JczRandom(save.initialRandom)
+        self.seeded = Seeded(-1, save.initialRandom, 0)  # the last seed, and the tile draws since
         self.draws: list[JczDraw] = []
+        # Tiles a set took out of play without drawing them (hidden under a tile of the board): the pack
+        # counts as empty that many tiles sooner, though a draw still indexes them all.
+        self.set_aside = 0
 
     @property
     def left(self) -> int:
         """Tiles that can still be drawn."""
+        return self._in_pack() - self.set_aside
+
+    def _in_pack(self) -> int:
         if self.limit is not None:
             return min(len(self.pack), self.limit - len(self.draws))
         return len(self.pack)
 
-    def reseed(self, r: float) -> None:
+    def reseed(self, r: float, index: int) -> None:
+        """Message `index` carries `random`: the generator starts again from it."""
         self.random.r = r
+        self.seeded = Seeded(index, r, 0)
 
     def draw(self, kind: DrawKind, after: int) -> str:
         """Take one tile out of the pack, for `kind`, while processing message `after`."""
@@ -192,6 +199,7 @@ class JczDrawer:
                 raise JczError(f"the draw order names {tile!r}, which the pack does not hold") from None
         else:
             tile = self.pack.take(self.random.next_int(len(self.pack)))
+            self.seeded = self.seeded._replace(tile_ints=self.seeded.tile_ints + 1)
         self.draws.append(JczDraw(tile=tile, kind=kind, after=after))
         return tile
 
@@ -202,11 +210,14 @@ class JczDrawer:
         return [self.draw(kind, after) for _ in range(players)]
 
     def rest(self) -> list[str]:
-        """Every tile still drawable, in the order further draws would give them."""
+        """Every tile still in the pack, in the order further draws would give them (those set
+        aside last: our pile sets aside its last tiles)."""
         after = self.draws[-1].after if self.draws else -1
         start = len(self.draws)
+        aside, self.set_aside = self.set_aside, 0
         while self.left > 0:
             self.draw("turn", after)
+        self.set_aside = aside
         rest = [d.tile for d in self.draws[start:]]
         del self.draws[start:]
         return rest
@@ -215,11 +226,16 @@ class JczDrawer:
 class DrawPlan:
     """What the walk found: the draws the log used, and the whole pile for our engine."""
 
-    __slots__ = ("draws", "order")
+    __slots__ = ("draws", "order", "randoms")
 
-    def __init__(self, draws: Sequence[JczDraw], order: Sequence[str]) -> None:
+    def __init__(
+        self, draws: Sequence[JczDraw], order: Sequence[str], randoms: Sequence[Seeded | None] = ()
+    ) -> None:
         self.draws = tuple(draws)
         self.order = tuple(order)
+        # JCloisterZone's generator as each message of the log came (`Seeded`): what the sets'
+        # draws of chance draw with.
+        self.randoms = tuple(randoms)
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)  # tests subclass it
@@ -258,6 +274,9 @@ class DrawWalk:
         # A turn part committed whose end is not settled yet: its closing phases come first.
         self.part_ended = False
         self.ext: dict[str, Any] = {}  # what each set's mapping follows along the log
+        # The generator as each message came, its own `random` taken (`DrawPlan.randoms`); None
+        # for a message the walk ignores.
+        self.randoms: list[Seeded | None] = [None] * len(self.messages)
         for m in self.mappings:
             m.walk_start(self)
 
@@ -270,15 +289,17 @@ class DrawWalk:
         self._end_part(len(self.messages) - 1)
         self._draw_owed(self.owed_after)  # the log ends where JCloisterZone had drawn the next tile
         draws = list(self.drawer.draws)
-        return DrawPlan(draws, [d.tile for d in draws] + self.drawer.rest())
+        return DrawPlan(draws, [d.tile for d in draws] + self.drawer.rest(), self.randoms)
 
     def run(self) -> None:
         self.tile_step(0, "turn", -1)
+        randoms = self.randoms
         for index in self.kept:
             message = self.messages[index]
             random = message.payload.get("random")
             if isinstance(random, float | int):
-                self.drawer.reseed(float(random))
+                self.drawer.reseed(float(random), index)
+            randoms[index] = self.drawer.seeded
             try:
                 self.message(index, message)
             except (KeyError, ValueError) as e:  # a payload without its field, a message out of turn

@@ -43,9 +43,9 @@ from replays.jcz import (
     jcz_rules,
     replay_jcz,
 )
-from replays.jcz_draws import plan_draws
+from replays.jcz_draws import Draw, plan_draws, random_giving
 from replays.jcz_format import JczExportError as JczExportError
-from replays.jcz_mapping import JczSet, Place
+from replays.jcz_mapping import JczSet, Place, commits_after
 from replays.jcz_names import jcz_location as jcz_location, segment_pointer
 from replays.jcz_sets import FIGURES, MAPPINGS, in_play
 
@@ -154,6 +154,14 @@ class Writer:
         self.ids = MeepleIds(game.state)
         self.messages: list[dict[str, Any]] = []
         self.follow = 0  # events of the last command still to come
+        # The save's `initialRandom`: JCloisterZone's generator before any message reseeds it,
+        # which a set's draw of chance in the first turn may need to set.
+        self.initial_random = _random(-1 & 0xFFFF)
+        # Every int JCloisterZone's generator must give, by the message whose `random` seeded it
+        # (-1: `initialRandom`), in the order it draws them: several sets may draw after one seed
+        # (one after a turn part's COMMIT, another in the next turn), so one `random` is picked
+        # for them all once the log is written (`seed_randoms`).
+        self.draws: dict[int, list[Draw]] = {}
 
     def send(self, kind: str, player: int, payload: dict[str, Any]) -> None:
         self.messages.append(
@@ -199,15 +207,42 @@ class Writer:
             seat, command = DECISIONS[type(event)].command(event)
             self.follow = len(decide(state, seat, command)) - 1
             self.decide(state, seat, command, event)
+        self.draw(state, event)
         self.game.replay(event)
         for mapping in self.mappings:
             mapping.moved(self, event)
         self.ids.settle(state, self.mappings)
         if isinstance(event, ev.TurnEnded):
             self.commit(event.player)
-        elif any(mapping.commits(event, command, step) for mapping in self.mappings):
+        elif commits_after(self.mappings, event, command, step):
             assert step is not None
             self.commit(step.player)
+
+    def draw(self, state: GameState, event: ev.Event) -> None:
+        """An outcome of chance a set declares a draw of: JCloisterZone makes it with its generator
+        as the last message carrying a `random` left it. Our events come in the order of its
+        phases, and with the forced draw order its tile draws take no int, so the draws after one
+        seed are the declared ones, in order."""
+        for mapping in self.mappings:
+            found = mapping.chance_draw(state, event)
+            if found is not None:
+                self.draws.setdefault(self.last_seed(), []).append(found)
+
+    def last_seed(self) -> int:
+        """The last message that re-seeds JCloisterZone's generator (-1: none, `initialRandom`)."""
+        messages = self.messages
+        seeding = (i for i in range(len(messages) - 1, -1, -1) if "random" in messages[i]["payload"])
+        return next(seeding, -1)
+
+    def seed_randoms(self) -> None:
+        """Give each seeding message (or `initialRandom`) the `random` from which JCloisterZone's
+        generator gives every draw made after it."""
+        for index, draws in self.draws.items():
+            random = random_giving(draws)
+            if index < 0:
+                self.initial_random = random
+            else:
+                self.messages[index]["payload"]["random"] = random
 
     def decide(self, state: GameState, seat: int, command: Command, event: ev.Event) -> None:
         """The message(s) of one decision, against the state before it."""
@@ -277,11 +312,12 @@ def jcz_document(events: Sequence[ev.Event]) -> dict[str, Any]:
     writer = Writer(game)
     for event in events[1:]:
         writer.event(event)
+    writer.seed_randoms()
     return {
         "appVersion": APP_VERSION,
         "gameId": started.originator_id.hex[:16],
         "name": "",
-        "initialRandom": _random(-1 & 0xFFFF),
+        "initialRandom": writer.initial_random,
         "created": "1970-01-01T00:00:00.000Z",
         "clock": 1000 * len(writer.messages),
         "setup": jcz_setup(started),
@@ -290,10 +326,11 @@ def jcz_document(events: Sequence[ev.Event]) -> dict[str, Any]:
             for seat, name in enumerate(started.players)
         ],
         "replay": writer.messages,
-        # The pile as it was drawn: a tile held back (R-PD-2) is drawn later than its place in it.
-        # Our game's id and seed: importing the save gives back this very game, stored once.
+        # The pile as it was drawn: a tile held back (R-PD-2) is drawn later than its place in it;
+        # tiles a part took off the pile's end without a draw come last, as they lay. Our game's
+        # id and seed: importing the save gives back this very game, stored once.
         "gameAnnotations": {
-            "drawOrder": list(writer.game.state.draw_order),
+            "drawOrder": _as_drawn(started.draw_order, writer.game.state.draw_order),
             "carc": {
                 "game": str(started.originator_id),
                 "seed": started.seed,
@@ -301,6 +338,18 @@ def jcz_document(events: Sequence[ev.Event]) -> dict[str, Any]:
             },
         },
     }
+
+
+def _as_drawn(pile: Sequence[str], drawn: Sequence[str]) -> list[str]:
+    """The order the game drew its pile in, then the tiles of the pile it never drew nor kept (taken
+    off the end), in the pile's order."""
+    surplus = Counter(pile) - Counter(drawn)
+    tail: list[str] = []
+    for tile in reversed(pile):
+        if surplus[tile] > 0:
+            surplus[tile] -= 1
+            tail.append(tile)
+    return [*drawn, *reversed(tail)]
 
 
 def export_jcz(events: Sequence[ev.Event]) -> bytes:
@@ -313,7 +362,10 @@ def export_jcz(events: Sequence[ev.Event]) -> bytes:
     assert isinstance(started, ev.GameStarted)
     readings = _readings_apart(started.rules, jcz_rules(save))
     try:
-        again = replay_jcz(save, plan_draws(save).order, game_id=started.originator_id).collect_events()
+        plan = plan_draws(save)
+        again = replay_jcz(
+            save, plan.order, game_id=started.originator_id, randoms=plan.randoms
+        ).collect_events()
         _same_game(list(events), again)
     except UserError as e:
         why = (

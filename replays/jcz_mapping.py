@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from domain.tiles import TileType
     from domain.turns import Chance
     from replays.jcz import SaveReader
-    from replays.jcz_draws import DrawWalk, JczPack
+    from replays.jcz_draws import Draw, DrawWalk, JczPack
     from replays.jcz_export import Writer
     from replays.jcz_format import JczMessage, JczPointer, JczSave
 
@@ -107,6 +107,13 @@ class JczSet:
         """Whether JCloisterZone closes this event with a COMMIT of its own (a phase of its own)."""
         return False
 
+    def chance_draw(self, state: GameState, event: ev.Event) -> Draw | None:
+        """If `event` is an outcome of chance of this set's: the int JCloisterZone's generator gives
+        for it, against `state` before it, and the bound it is drawn below. The set declares the
+        draw only; the writer picks the `random` of the message that seeded the generator, for
+        all the draws made after that seed (`Writer.draw`)."""
+        return None
+
     def figure_places(self, state: GameState, found: Counter[tuple[int, str, Place]]) -> None:
         """Add its figures that stand elsewhere than on a feature (a place of its own)."""
 
@@ -180,3 +187,14 @@ class JczSet:
     def tiles_owed(self, walk: DrawWalk) -> bool:
         """Whether players are still owed tiles of this set's when the pack is empty."""
         return False
+
+
+def commits_after(
+    mappings: tuple[JczSet, ...], event: ev.Event, command: Command | None, step: Decision | None
+) -> bool:
+    """Whether JCloisterZone closes this event with a COMMIT: a turn part's end, or a phase of a
+    set's own (the writer writes one there; the reader knows from it which COMMIT a draw of chance
+    made after the event follows)."""
+    from domain.events import TurnEnded  # the mappings' protocol imports no domain module at load
+
+    return isinstance(event, TurnEnded) or any(m.commits(event, command, step) for m in mappings)

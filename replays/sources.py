@@ -97,7 +97,10 @@ def import_jcz(path: Path) -> tuple[Game, list[ev.Event]]:
         try:
             rules = _note_rules(note.rules) if note and note.rules is not None else None
             seed = note.seed if note else None
-            game = replay_jcz(save, plan_draws(save).order, game_id=jcz_game_id(save), rules=rules, seed=seed)
+            plan = plan_draws(save)
+            game = replay_jcz(
+                save, plan.order, game_id=jcz_game_id(save), rules=rules, seed=seed, randoms=plan.randoms
+            )
         except JczRefused as e:  # the refusal names the message; the file is named before it
             raise JczRefused(f"{path}: {e}", e.index) from None
         except JczError as e:

@@ -18,6 +18,7 @@ from domain.expansions import AnyCommand, GameEvent
 from domain.moves import actor, legal_commands
 from domain.names import MAX_NAME, NAME_PATTERN
 from domain.rules import RuleSet
+from domain.sets import SET_CODES
 from projections.board import BoardView, board_view
 
 Name = Annotated[str, msgspec.Meta(min_length=1, max_length=MAX_NAME, pattern=NAME_PATTERN)]
@@ -35,7 +36,8 @@ class Body(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True
 
 class NewGame(Body, frozen=True, kw_only=True):
     players: Players
-    expansions: Annotated[tuple[SetCode, ...], msgspec.Meta(max_length=16)] = ("base",)
+    # Each set of the registry at most once: as many as there are.
+    expansions: Annotated[tuple[SetCode, ...], msgspec.Meta(max_length=len(SET_CODES))] = ("base",)
     rules: RuleSet = msgspec.field(default_factory=RuleSet)
     seed: Seed | None = None  # None: the server shuffles the pile unpredictably
     # "open": any client may take a free seat; "invitation": only with that seat's invite code.

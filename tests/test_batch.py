@@ -34,13 +34,15 @@ SET_MIXES = [
 SET_MIXES += [
     ("base", "pd"),
     ("base", "tower"),
-    ("base", "river", "ic", "am", "pd", "tower", "bcb", "tb", "cult", "flier", "corn"),
+    ("base", "river", "ic", "am", "pd", "tower", "bcb", "tb", "cult", "flier", "corn", "bigtop"),
 ]
 SET_MIXES += [("base", "festival")]
 SET_MIXES += [("base", "tunnel")]
 SET_MIXES += [("base", "gold")]
 SET_MIXES += [("base", "kr")]
 SET_MIXES += [("base", "mw")]
+SET_MIXES += [("base", "hs")]
+SET_MIXES += [("base", "ferries")]
 
 
 @pytest.fixture(scope="module")

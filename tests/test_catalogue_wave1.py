@@ -181,6 +181,9 @@ XML: dict[str, tuple[str, str]] = {  # our set -> (XML file, the tile set JCZ's 
     "mw": ("mage_and_witch.xml", "mage-and-witch:1"),
     "flier": ("flier.xml", "flier:1"),
     "corn": ("corn_circles.xml", "corn-circles/1"),
+    "hs": ("hills_and_sheep.xml", "hills-and-sheep:1"),
+    "bigtop": ("under_the_big_top.xml", "under-the-big-top:1"),
+    "ferries": ("ferries.xml", "ferries"),
 }
 _HALVES = {"NL": "Nw", "NR": "Ne", "EL": "En", "ER": "Es", "SL": "Se", "SR": "Sw", "WL": "Ws", "WR": "Wn"}
 # Tile elements that are one-word tags of ours (a monastery is our cloister segment).
@@ -193,6 +196,8 @@ _TAGS = {
     "festival": "festival",
     "goldmine": "gold",
     "mage": "magic",  # the magic symbol that moves the mage or the witch
+    "hill": "hill",
+    "vineyard": "vineyard",
 }
 
 Edges = frozenset[str]

@@ -143,10 +143,10 @@ def test_every_set_of_the_registry_has_its_mapping_found_by_its_code() -> None:
 
 
 def test_an_unsupported_save_is_reported_and_refused_by_the_import(tmp_path: Path) -> None:
-    document = {**TWO_TURNS, "setup": {**TWO_TURNS["setup"], "elements": {"shepherd": 1}}}
+    document = {**TWO_TURNS, "setup": {**TWO_TURNS["setup"], "elements": {"no-such-figure": 1}}}
     result = check_file(write(tmp_path, document))
-    assert (result.verdict, result.reason) == ("unsupported", "element shepherd")
-    with pytest.raises(JczError, match=r"does not support: element shepherd"):
+    assert (result.verdict, result.reason) == ("unsupported", "element no-such-figure")
+    with pytest.raises(JczError, match=r"does not support: element no-such-figure"):
         replay_jcz(decode(document), ["BA/RFr", "BA/C"])
 
 

@@ -19,6 +19,7 @@ from domain import events as ev
 from domain.bots import play_bot_game
 from domain.readings import rule_set
 from domain.rules import RuleSet
+from domain.sets import SET_CODES
 from replays.jcz import JCZ_READING, JczSave, read_jcz, unsupported
 from replays.jcz_export import JczExportError, export_jcz, jcz_document, jcz_location
 from replays.sources import import_jcz, jcz_game_id
@@ -36,6 +37,9 @@ REFERENCE = [
     *jcz_files("oracle-wave2", "basic_mw-*.jcz"),
     *jcz_files("oracle-wave2", "basic_flier-*.jcz"),
     *jcz_files("oracle-wave2", "basic_corn-*.jcz"),
+    *jcz_files("oracle-wave2", "basic_hs-*.jcz"),
+    *jcz_files("oracle-wave2", "basic_bigtop-*.jcz"),
+    *jcz_files("oracle-wave2", "basic_ferries-*.jcz"),
 ]
 JCZ_RULES = rule_set(**JCZ_READING)
 SET_MIXES = [
@@ -63,6 +67,12 @@ SET_MIXES = [
     ("base", "am", "ic", "pd", "tower", "flier"),
     ("base", "corn"),
     ("base", "river", "ic", "am", "pd", "tower", "bcb", "tb", "cult", "corn"),
+    ("base", "hs"),
+    ("base", "river", "ic", "am", "pd", "tower", "bcb", "tb", "flier", "hs"),
+    ("base", "bigtop"),
+    ("base", "river", "ic", "am", "pd", "tower", "bcb", "tb", "flier", "bigtop"),
+    ("base", "ferries"),
+    ("base", "tb", "tunnel", "bcb", "ferries"),  # moves in a builder's two parts, links across tunnels
 ]
 
 
@@ -99,14 +109,56 @@ def test_a_reference_game_exports_as_the_messages_jcloisterzone_recorded(path: P
 def test_a_game_played_by_jcloisterzone_s_reading_comes_back_from_its_save(
     sets: tuple[str, ...], seed: int, tmp_path: Path
 ) -> None:
-    events = play_bot_game(3, seed, expansions=sets, rules=JCZ_RULES).collect_events()
-    path = tmp_path / "game.jcz"
+    _comes_back(3, seed, sets, tmp_path)
+
+
+def _comes_back(players: int, seed: int, sets: tuple[str, ...], tmp_path: Path) -> None:
+    """A bot game played by JCloisterZone's reading exports, and its save imports as the same game."""
+    events = play_bot_game(players, seed, expansions=sets, rules=JCZ_RULES).collect_events()
+    path = tmp_path / f"game-{players}-{seed}.jcz"
     path.write_bytes(export_jcz(events))
     _, imported = import_jcz(path)
     started, again = imported[0], imported[1:]
     assert isinstance(started, ev.GameStarted)
     assert again == [msgspec.structs.replace(e, originator_id=started.originator_id) for e in events[1:]]
     assert started.draw_order[: len(events[0].draw_order)] == events[0].draw_order  # type: ignore[attr-defined]
+
+
+WAVE2 = ("base", *SET_CODES[8:])  # the eleven sets after the first eight, with the base game
+
+
+@pytest.mark.parametrize("sets", [SET_CODES, WAVE2], ids=["every_set", "wave2_all"])
+def test_random_games_of_many_sets_together_come_back_from_their_saves(
+    sets: tuple[str, ...], tmp_path: Path
+) -> None:
+    """Several sets draw by chance after one `random` (a big top's token after a COMMIT, a
+    shepherd's token in the next turn, the last token after a crop circle's phase): the export
+    picks one `random` for all of them and the import reads them in the same order."""
+    for seed in range(12):
+        _comes_back(2 + seed % 4, seed, sets, tmp_path)
+
+
+@pytest.mark.parametrize(
+    ("sets", "seed", "players"),
+    [
+        # A shepherd's first token overwrote the COMMIT's random that drew a big top token.
+        (("base", "hs", "bigtop"), 0, 3),
+        # The shepherd's token was drawn from that COMMIT's first int, which the big top's took.
+        (("base", "hs", "bigtop"), 0, 2),
+        # A flock drawn otherwise: a shepherd still out where ours went home (R-HS-5 refused).
+        (("base", "hs", "bigtop"), 2, 3),
+        # The last token at the end, after a crop circle's phase: no COMMIT follows to draw it from.
+        (WAVE2, 6, 2),
+        # Draws gone astray earlier: a ransom refused, a flock's choice our rules do not ask.
+        (SET_CODES, 9, 5),
+        (SET_CODES, 10, 2),
+    ],
+    ids=lambda v: "+".join(v) if isinstance(v, tuple) else str(v),
+)
+def test_draws_of_several_sets_after_one_seed_come_back(
+    sets: tuple[str, ...], seed: int, players: int, tmp_path: Path
+) -> None:
+    _comes_back(players, seed, sets, tmp_path)
 
 
 def test_a_game_jcloisterzone_would_play_otherwise_is_refused_naming_the_readings() -> None:
@@ -214,3 +266,19 @@ def test_a_fairy_moved_beside_a_follower_in_a_castle_is_written_on_the_castle() 
         if kind == "MOVE_NEUTRAL_FIGURE" and isinstance(payload["to"], dict)
     ]
     assert [i for i, feature in fairy if feature == "Castle"] == [122, 159]
+
+
+def test_a_festival_return_of_one_of_two_followers_in_one_place_frees_the_id_it_names() -> None:
+    """Every set, seed 13, five players: Carol's followers 4 and 5 share a field; the festival
+    sends one home. The id named must be the one freed, or a later deployment names a follower
+    JCloisterZone still has on the board (its engine refused message 610: no such meeple at home)."""
+    events = play_bot_game(5, 13, expansions=SET_CODES, rules=JCZ_RULES).collect_events()
+    replay = json.loads(export_jcz(events))["replay"]
+    returns = [i for i, m in enumerate(replay) if m["type"] == "RETURN_MEEPLE" and m["player"] == 2]
+    festival = next(i for i in returns if replay[i]["payload"]["source"] == "FESTIVAL")
+    pointer = replay[festival]["payload"]["pointer"]
+    assert (pointer["featurePointer"]["position"], pointer["meepleId"]) == ([2, 4], "2.small.5")
+    later = [m["payload"] for m in replay[festival:] if m["player"] == 2 and m["type"] != "COMMIT"]
+    fairy = next(p["to"]["meepleId"] for p in later if p.get("figureId") == "fairy.1")
+    assert fairy == "2.small.4"  # the one left in the field, as our rules keep the fairy beside it
+    assert "2.small.5" in [p.get("meepleId") for p in later]  # deployed again from home

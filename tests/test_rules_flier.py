@@ -33,8 +33,9 @@ from domain.turns import Chance
 from projections.svg import render_svg
 from projections.text import render_board
 from replays.jcz import JCZ_READING, JczError, jcz_rules, replay_jcz
+from replays.jcz_draws import random_giving
 from replays.jcz_export import export_jcz, jcz_document
-from replays.jcz_sets.flier import distance, random_for
+from replays.jcz_sets.flier import SIDES, distance
 from replays.sources import import_jcz
 from tests.jcz_saves import commit, decode, deploy, place, save, write
 from tests.reference import jcz_files, require
@@ -509,7 +510,7 @@ def test_jcz_the_die_is_the_flight_messages_random_in_thirds() -> None:
         3,
         3,
     ]
-    assert [distance(random_for(d)) for d in (1, 2, 3)] == [1, 2, 3]
+    assert [distance(random_giving([(d - 1, SIDES)])) for d in (1, 2, 3)] == [1, 2, 3]
 
 
 def test_jcz_the_reference_flight_rolls_one_and_finds_no_tile() -> None:

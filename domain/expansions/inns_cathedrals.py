@@ -80,6 +80,7 @@ class BigFollowerPart(Part):
             follower=True,
             strength=2,
             rule="R-IC-5",
+            plain=True,
             look=FigureLook(glyphs="UVWXYZ", shape=Shape(tag="circle", r=9)),  # a follower's, bigger
         )
     }

@@ -22,7 +22,6 @@ NAME: Final = "tower"
 TAG: Final = "tower"  # tiles with a tower foundation
 ON_TOWER: Final = "tower"  # the location of a follower standing on a tower
 RANSOM: Final = 3  # R-TOWER-7
-_ON_TOWER: Final = ("follower", "big")  # the kinds of follower that may stand on a tower (R-TOWER-8)
 # Tower pieces each player has, by the number of players (R-TOWER-2).
 PIECES: Final = {1: 10, 2: 10, 3: 9, 4: 7, 5: 6, 6: 5}
 
@@ -365,7 +364,7 @@ class TowerPart(Part):
         """The top of an open tower with a piece, for a follower or the large one brought from
         another tile (R-TOWER-8)."""
         own = towers(state)
-        if figure in _ON_TOWER and own.heights.get(pos, 0) > 0 and pos not in own.guards:
+        if figure in state.tables.plain and own.heights.get(pos, 0) > 0 and pos not in own.guards:
             return [ON_TOWER]
         return []
 
@@ -400,13 +399,15 @@ class TowerPart(Part):
 
     @staticmethod
     def _follower_kinds(state: GameState) -> list[str]:
-        """Followers the current player may put on a tower: a follower, or the large one (R-TOWER-8)."""
+        """Followers the current player may put on a tower: the follower, or one that may stand
+        wherever it may (the large one, the ringmaster), not the mayor or the wagon (R-TOWER-8)."""
         me = state.current
-        kinds = ["follower"] if state.supply[me] > 0 else []
         figures = state.ext["figures"]
-        if "big" in figures and figures["big"][me] > 0:
-            kinds.append("big")
-        return kinds
+        return [
+            kind
+            for kind in state.tables.plain
+            if (state.supply[me] if kind == "follower" else figures[kind][me]) > 0
+        ]
 
     def pending(self, state: GameState) -> Decision | None:
         if state.phase != Phase.ACTION_DONE:

@@ -52,7 +52,11 @@ class Festival(JczSet):
             return False
         at = (command.x, command.y, command.location)
         where = writer.figure_pointer(state, command.figure, *at)
-        meeple = writer.ids.at(seat, command.figure, at)
+        # Of two figures of one kind and player in one place, the last that came there goes home:
+        # the one a fairy stands beside is the first, whom our rules keep (as the crop circle's
+        # return). Its id is freed at once, or the ids would send the other home.
+        meeple = writer.ids.at(seat, command.figure, at, latest=True)
+        writer.ids.release(seat, command.figure, at, latest=True)
         writer.send("RETURN_MEEPLE", seat, {"source": SOURCE, "pointer": meeple_pointer(where, meeple)})
         return True
 

@@ -17,6 +17,7 @@ if TYPE_CHECKING:
     from domain import events as ev
     from domain.turns import Chance
     from replays.jcz import SaveReader
+    from replays.jcz_draws import Draw
     from replays.jcz_export import Writer
 
 FLYING_MACHINE = "FlyingMachine"  # JCloisterZone's feature of a flying machine
@@ -27,11 +28,6 @@ def distance(random: float) -> int:
     """The distance JCloisterZone flies for a message's `random`: its generator re-seeded with
     it gives floor(random * 3) as its first int below 3."""
     return int(random * SIDES) + 1
-
-
-def random_for(rolled: int) -> float:
-    """A `random` that makes JCloisterZone fly `rolled` tiles: the middle of its third."""
-    return (rolled - 0.5) / SIDES
 
 
 class Flier(JczSet):
@@ -67,7 +63,7 @@ class Flier(JczSet):
         random = None if message is None else message.payload.get("random")
         if not isinstance(random, float | int) or not 0 <= random < 1:
             raise JczError(f"message {reader.index}: a flight without the `random` its die is rolled from")
-        rolled = distance(float(random))
+        rolled = reader.next_int(SIDES) + 1  # the flight's own `random` re-seeded the generator
         return next(e for e in chance.outcomes if isinstance(e, FlierRolled) and e.distance == rolled)
 
     def messages(
@@ -81,7 +77,8 @@ class Flier(JczSet):
                 raise JczError(f"player {seat} flies a {command.figure} with none at home")
             meeple = writer.ids.name(seat, command.figure, home[0])  # it stays at home while it flies
             where = self.pointer(state, placed.pos[0], placed.pos[1], MACHINE)
-            # The die's `random` is written once it is rolled (`moved`).
+            # It re-seeds JCloisterZone's generator: the writer picks its `random` once the die is
+            # rolled (`chance_draw`).
             writer.send("DEPLOY_MEEPLE", seat, {"pointer": where, "meepleId": meeple, "random": 0.0})
         elif isinstance(command, Land):
             assert isinstance(event, FlierLanded)
@@ -92,16 +89,11 @@ class Flier(JczSet):
             return False
         return True
 
-    def moved(self, writer: Writer, event: ev.Event) -> None:
-        """The die rolled: the flight's message gets a `random` that rolls the same."""
+    def chance_draw(self, state: GameState, event: ev.Event) -> Draw | None:
+        """The die rolled: the first int below 3 after the flight's own `random`."""
         if not isinstance(event, FlierRolled):
-            return
-        flight = next(
-            m
-            for m in reversed(writer.messages)
-            if m["type"] == "DEPLOY_MEEPLE" and m["payload"]["pointer"].get("feature") == FLYING_MACHINE
-        )
-        flight["payload"]["random"] = random_for(event.distance)
+            return None
+        return event.distance - 1, SIDES
 
 
 MAPPING = Flier()

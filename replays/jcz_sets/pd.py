@@ -94,7 +94,10 @@ class PrincessDragon(JczSet):
             send("MOVE_NEUTRAL_FIGURE", seat, {"figureId": "fairy.1", "to": meeple_pointer(where, meeple)})
         elif isinstance(command, RemoveKnight):
             where = writer.pointer(state, command.x, command.y, command.location)
-            meeple = writer.ids.at(command.owner, command.figure, (command.x, command.y, command.location))
+            at = (command.x, command.y, command.location)
+            # The last of two knights of one player in one place goes home, as a festival's return.
+            meeple = writer.ids.at(command.owner, command.figure, at, latest=True)
+            writer.ids.release(command.owner, command.figure, at, latest=True)
             send("RETURN_MEEPLE", seat, {"source": "PRINCESS", "pointer": meeple_pointer(where, meeple)})
         else:
             return False
