@@ -293,6 +293,14 @@ def test_R_BIGTOP_8_an_acrobat_goes_on_the_tile_placed_or_one_around_it() -> Non
         game.execute(ANN, acrobat(0, 1))
 
 
+def test_R_BIGTOP_8_through_a_magic_portal_any_acrobat_space() -> None:
+    game = played([ACROBATS_SOUTH], extra=("DG/Ccc+.g", "BA/C"), expansions=("base", "pd", "bigtop"))
+    game.execute(BOB, PlaceTile(x=0, y=-1, rotation=180))  # two tiles from the acrobats
+    assert acrobat(0, 1) in legal_commands(game.state)
+    game.execute(BOB, acrobat(0, 1))
+    assert bt.pyramid(game.state, (0, 1)).figures[0][0] == BOB
+
+
 def test_R_BIGTOP_8_only_the_plain_follower_joins_the_acrobats() -> None:
     game = played([], extra=("BT/ffff.ac", "BA/C"), expansions=("base", "ic", "bigtop"))
     game.execute(ANN, PlaceTile(x=0, y=1, rotation=0))

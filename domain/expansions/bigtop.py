@@ -352,6 +352,7 @@ def _score_pyramid(state: GameState, feature: Feature, rule: str, version: int, 
     return_followers(state, feature)
 
 
+PORTAL: Final = "portal"  # a magic portal's tile tag, and its part (Princess & Dragon)
 LARGE: Final = "big"  # the large follower (Inns & Cathedrals), as JCZ-BIGTOP-LARGE lets it up
 
 
@@ -436,14 +437,16 @@ class AcrobatsPart(Part):
         return [SPACE] if self._room(state, placed.pos) else []
 
     def remote_deployments(self, state: GameState, figure: str) -> list[tuple[int, int, str]]:
-        """The acrobat spaces of the eight tiles around the one just placed (R-BIGTOP-8)."""
+        """The acrobat spaces of the eight tiles around the one just placed (R-BIGTOP-8); through a
+        magic portal (Princess & Dragon, R-PD-7), every acrobat space on the board."""
         placed = state.placed
         if figure != "follower" or placed is None or state.supply[state.current] == 0:
             return []
+        anywhere = PORTAL in placed.tile.tags and state.has(PORTAL)
         return [
             (pos[0], pos[1], SPACE)
             for pos in sorted(spaces(state).at)
-            if pos != placed.pos and near(pos, placed.pos) and self._room(state, pos)
+            if pos != placed.pos and (anywhere or near(pos, placed.pos)) and self._room(state, pos)
         ]
 
     def action_commands(self, state: GameState) -> list[Command]:
