@@ -174,13 +174,11 @@ class JczDrawer:
 
     @property
     def left(self) -> int:
-        """Tiles that can still be drawn."""
-        return self._in_pack() - self.set_aside
-
-    def _in_pack(self) -> int:
+        """Tiles that can still be drawn. A pack ended by a count of draws (`endTurn`) ends there,
+        tiles set aside or not, as JCloisterZone's forced pack counts draws alone."""
         if self.limit is not None:
             return min(len(self.pack), self.limit - len(self.draws))
-        return len(self.pack)
+        return len(self.pack) - self.set_aside
 
     def reseed(self, r: float) -> None:
         self.random.r = r
@@ -212,10 +210,13 @@ class JczDrawer:
         aside last: our pile sets aside its last tiles)."""
         after = self.draws[-1].after if self.draws else -1
         start = len(self.draws)
-        aside, self.set_aside = self.set_aside, 0
+        aside, limit = self.set_aside, self.limit
+        self.set_aside = 0
+        if limit is not None:  # our pile sets aside its last tiles: as many more after the end
+            self.limit = limit + aside
         while self.left > 0:
             self.draw("turn", after)
-        self.set_aside = aside
+        self.set_aside, self.limit = aside, limit
         rest = [d.tile for d in self.draws[start:]]
         del self.draws[start:]
         return rest
