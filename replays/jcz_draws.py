@@ -168,8 +168,8 @@ class JczDrawer:
         self.limit = annotations.endTurn if annotations else None
         self.random = JczRandom(save.initialRandom)
         self.draws: list[JczDraw] = []
-        # Tiles a set took out of play without drawing them (hidden under a tile of the board): the pack
-        # counts as empty that many tiles sooner, though a draw still indexes them all.
+        # Tiles a set took out of play without drawing them (put face down under a placed tile):
+        # the pack counts as empty that many tiles sooner, though a draw still indexes them all.
         self.set_aside = 0
 
     @property
