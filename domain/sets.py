@@ -13,6 +13,7 @@ each part's `rank`.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Final, NamedTuple
 
 
@@ -44,3 +45,18 @@ SETS: Final[tuple[SetEntry, ...]] = (
 
 SET_CODES: Final[tuple[str, ...]] = tuple(entry.code for entry in SETS)
 BASE: Final = "base"  # the base game: the core itself, in every game
+
+
+def game_sets(codes: Iterable[str]) -> tuple[str, ...]:
+    """The sets a game is played with, from the codes a user names: the one rule of the command
+    line (`--expansions`), the Python API (`carc.new_game`) and the HTTP API (`expansions`). The
+    base game comes first, named or not (it is the core of every game); then the others in the
+    order named, each once. An unknown code is refused (R-BASE-2)."""
+    from domain.errors import RuleViolation  # here: importing the registry loads nothing else
+
+    named = tuple(codes)
+    unknown = [code for code in named if code not in SET_CODES]
+    if unknown:
+        names = ", ".join(map(repr, unknown))
+        raise RuleViolation("R-BASE-2", f"unknown expansion(s) {names}; choose from {', '.join(SET_CODES)}")
+    return tuple(dict.fromkeys((BASE, *named)))

@@ -10,7 +10,8 @@ from a table of pieces, not from the variants):
 * each flag its tiles' segments carry, how it looks beside its segment (`FlagStyle`, in
   `Part.flag_styles`);
 * what else lies on the board now (`Part.view`, a `PartView`): `Mark`s, each drawn as its kind
-  says with the `MarkStyle` its part names for it (`Part.mark_styles`), and `Supply` counts.
+  says with the `MarkStyle` its part names for it (`Part.mark_styles`), and `Supply` counts, the
+  `standing` ones beside each player's points.
 
 Marks and supplies are plain values: the board view hands them to the API as they are.
 """
@@ -77,9 +78,12 @@ class MarkKind(StrEnum):
 
     LINE = "line"  # across its tile, joining the edges its `location` names ("N+S")
     OUTLINE = "outline"  # around the tiles of its `spots`; `text` on the edges they name
-    DISC = "disc"  # a round marker on its tile, its `label` inside
+    DISC = "disc"  # a marker on its tile (on its spot, if it names one), its `label` inside
     FIGURE = "figure"  # a player's `figure` standing on its tile outside any feature
-    TOKEN = "token"  # a figure of nobody's on its tile, drawn over the players' figures
+    TOKEN = "token"  # a figure of nobody's on its tile (or spot), drawn over the players' figures
+    LINK = "link"  # a line joining its two `spots` (on one tile or two): what it connects
+    LABEL = "label"  # its `label` written on its tile (or spot), over its style's shape if any:
+    # a count, a word; the text board shows its `text` there and spells the label out below
 
 
 class Spot(msgspec.Struct, frozen=True, order=True):
@@ -99,27 +103,36 @@ class Mark(msgspec.Struct, frozen=True, kw_only=True, order=True):
     x: int
     y: int
     location: str = ""  # where on the tile: the edges a line joins, the place a figure stands
-    spots: tuple[Spot, ...] = ()  # an outline's: where its feature lies on each tile
+    # An outline's: where its feature lies on each tile; a link's: the two places it joins; a
+    # disc's, a token's or a label's: the one place it is put on (as a figure stands there),
+    # else it stands where its style says.
+    spots: tuple[Spot, ...] = ()
     owners: tuple[int, ...] = ()  # seats it belongs to; a figure's owner first
     figure: str = ""  # a figure mark's kind of figure
-    label: str = ""  # shown in a disc
+    label: str = ""  # shown in a disc; a label's words
     closed: bool = False  # done with: nothing more happens to it
     text: str = ""  # its character on the text board: at the tile's centre, or on the spots' edges
 
 
 class MarkStyle(msgspec.Struct, frozen=True, kw_only=True):
     """How a part's marks of one style are drawn in SVG: `shape` (a figure mark takes its
-    figure's), centred `at` on its tile (tile units, 0..1) for a disc, a figure or a token."""
+    figure's; a link's is a line's paint), centred `at` on its tile (tile units, 0..1) for a
+    disc, a figure, a token or a label. One put on a spot stands where a figure on that spot
+    would, moved as far off it as `at` is off the tile's centre (beside a figure there); a
+    link's ends alike."""
 
     shape: Shape | None = None
     at: tuple[float, float] = (0.5, 0.5)
 
 
 class Supply(msgspec.Struct, frozen=True):
-    """A count a part shows for each player, by seat: pieces left, tokens held."""
+    """A count a part shows for each player, by seat: pieces left, tokens held. A `standing` one
+    (what a player has won so far: bars held, a title held) the standings show too, beside each
+    player's points, where it is not 0."""
 
     label: str
     counts: tuple[int, ...]
+    standing: bool = False
 
 
 class PartView(msgspec.Struct, frozen=True):

@@ -6,9 +6,11 @@ flags a part gives a look to, the tags the parts read), then turned as it lies. 
 their segment's place in board orientation, in their owner's colour: a follower as a disc, every
 other kind of figure as the shape its part declares (`domain.part.FigureKind.look`). What else
 the parts put on the table, each declares as marks (`domain.part.Part.view`, `domain.view`):
-lines across a tile, outlines around tiles, discs with a number, figures standing on them and
-neutral tokens over the figures, each drawn here with its part's style, whatever it stands for.
-The last tile placed is outlined; the standings stand beside the board.
+lines across a tile, outlines around tiles, discs with a number, figures standing on them,
+neutral tokens over the figures, links joining two places and labels written on a tile, each
+drawn here with its part's style, whatever it stands for; a mark put on a spot stands where a
+figure there would. The last tile placed is outlined; the standings stand beside the board,
+each player's standing counts (`domain.view.Supply.standing`) under their points.
 
 Built with the standard library's ElementTree: no drawing library, no images from elsewhere.
 """
@@ -24,7 +26,7 @@ from domain.geometry import EDGE_BY_NAME, HALF_BY_NAME, Pos
 from domain.part import Part
 from domain.state import GameState, segment_location
 from domain.tiles import Kind, Segment, TileType
-from domain.view import OWNER, FigureLook, FlagStyle, Mark, MarkKind, MarkStyle, Shape, figure_look
+from domain.view import OWNER, FigureLook, FlagStyle, Mark, MarkKind, MarkStyle, Shape, Spot, figure_look
 
 S = 64  # a tile's side, in SVG units
 MARGIN = 16
@@ -43,7 +45,12 @@ def _pt(x: float, y: float) -> str:
 
 
 def _sub(parent: ET.Element, tag: str, **attrs: object) -> ET.Element:
-    return ET.SubElement(parent, tag, {k.rstrip("_").replace("_", "-"): str(v) for k, v in attrs.items()})
+    return ET.SubElement(parent, tag, {k.rstrip("_").replace("_", "-"): _value(v) for k, v in attrs.items()})
+
+
+def _value(v: object) -> str:
+    """An attribute's text; a coordinate to a tenth, as `_xy` writes them (no 507.20000000000005)."""
+    return f"{v:.1f}".removesuffix(".0") if isinstance(v, float) else str(v)
 
 
 def _paint(shape: Shape, colour: str) -> dict[str, object]:
@@ -72,7 +79,7 @@ def _shape(parent: ET.Element, shape: Shape, cx: float, cy: float, colour: str, 
             **({"rx": shape.rx} if shape.rx else {}),
         }
     elif shape.tag == "polygon":
-        geometry = {"points": " ".join(f"{cx + dx},{cy + dy}" for dx, dy in shape.points)}
+        geometry = {"points": " ".join(f"{cx + dx:.1f},{cy + dy:.1f}" for dx, dy in shape.points)}
     elif shape.tag == "path":
         geometry = {"d": f"M{cx:.1f},{cy:.1f} {shape.d}"}
     else:  # a line has ends, not a centre: only a line mark draws one
@@ -247,17 +254,34 @@ def _mark(
     """One of a part's marks, drawn as its kind says, with its part's style."""
     x, y = origin((mark.x, mark.y))
     cx, cy = x + style.at[0] * S, y + style.at[1] * S
+    if mark.spots and mark.kind in (MarkKind.DISC, MarkKind.TOKEN, MarkKind.LABEL):
+        # On its spot, where a figure there would stand, moved as far off it as `at` is off the centre.
+        sx, sy = _spot(mark.spots[0], origin)
+        cx, cy = sx + (style.at[0] - 0.5) * S, sy + (style.at[1] - 0.5) * S
     colour = COLOURS[mark.owners[0] % len(COLOURS)] if mark.owners else NEUTRAL
     attrs = {"class": mark.style}
     kind, shape = mark.kind, style.shape
     if kind == MarkKind.FIGURE:
         _figure(parent, figure_look(state, mark.figure), mark.figure, mark.owners[0], cx, cy)
+    elif kind == MarkKind.LABEL:
+        if shape is not None:
+            _shape(parent, shape, cx, cy, colour, **attrs)
+        label = _sub(parent, "text", x=cx, y=cy + 4, font_size=10, font_weight="bold", text_anchor="middle")
+        label.set("fill", "#222" if shape is None else "#fff")
+        label.set("class", f"{mark.style} label")
+        label.text = mark.label
     elif shape is None:
         return
     elif kind == MarkKind.LINE:  # from the middle of one edge to the middle of the other, west or north first
         (ax, ay), (bx, by) = sorted(_MID[EDGE_BY_NAME[edge]] for edge in mark.location.split("+"))
         ends = {"x1": x + ax * S, "y1": y + ay * S, "x2": x + bx * S, "y2": y + by * S}
         _sub(parent, shape.tag, **ends, **_paint(shape, colour), **attrs)
+    elif kind == MarkKind.LINK:  # from one spot's place to the other's, each moved as `at` says
+        dx, dy = (style.at[0] - 0.5) * S, (style.at[1] - 0.5) * S
+        (ax, ay), (bx, by) = (_spot(spot, origin) for spot in mark.spots[:2])
+        ax, ay, bx, by = ax + dx, ay + dy, bx + dx, by + dy
+        ends = {"x1": ax, "y1": ay, "x2": bx, "y2": by}
+        _sub(parent, "line", **ends, **_paint(shape, colour), **attrs)
     elif kind == MarkKind.OUTLINE:  # just inside the tiles' outer edges
         corners = [origin((spot.x, spot.y)) for spot in mark.spots] or [(x, y)]
         left, top = min(c[0] for c in corners), min(c[1] for c in corners)
@@ -275,6 +299,13 @@ def _mark(
             label.text = mark.label
 
 
+def _spot(spot: Spot, origin: Callable[[Pos], tuple[float, float]]) -> tuple[float, float]:
+    """Where a mark put on a spot stands, in SVG units: where a figure there would."""
+    x, y = origin((spot.x, spot.y))
+    px, py = _place(spot.location)
+    return x + px * S, y + py * S
+
+
 def render_svg(state: GameState, title: str = "") -> str:
     """The board of `state` with its pieces and standings, as an SVG document."""
     board = state.board
@@ -283,7 +314,7 @@ def render_svg(state: GameState, title: str = "") -> str:
     ys = [t.pos[1] for t in tiles] or [0]
     left, top = min(xs), min(ys)
     width = (max(xs) - left + 1) * S + 2 * MARGIN
-    height = max((max(ys) - top + 1) * S + 2 * MARGIN, 40 + 22 * len(state.players))
+    height = max((max(ys) - top + 1) * S + 2 * MARGIN, 40 + _row_height(state) * len(state.players))
     root = ET.Element(
         "svg",
         {
@@ -342,12 +373,32 @@ def render_svg(state: GameState, title: str = "") -> str:
     return ET.tostring(root, encoding="unicode")
 
 
+def _standing(state: GameState) -> list[str]:
+    """Beside each player's points, what the parts' standing counts give them (`Supply.standing`),
+    those not 0, as "label n · label n"."""
+    rows: list[list[str]] = [[] for _ in state.players]
+    for part in state.hooks["view"]:
+        for supply in part.view(state).supplies:
+            if supply.standing:
+                for seat, n in enumerate(supply.counts):
+                    if n:
+                        rows[seat].append(f"{supply.label} {n}")
+    return [" · ".join(row) for row in rows]
+
+
+def _row_height(state: GameState) -> int:
+    """A player's row in the standings: one line, two when some count stands under the points."""
+    return 34 if any(_standing(state)) else 22
+
+
 def _standings(root: ET.Element, state: GameState, left: float) -> None:
     panel = _sub(root, "g", **{"class": "standings"})
     heading = _sub(panel, "text", x=left, y=24, font_size=13, font_weight="bold", fill="#222")
     heading.text = f"Event {state.version}, turn {state.turn}"
+    counts = _standing(state)
+    step = _row_height(state)
     for seat, (name, points) in enumerate(zip(state.players, state.scores, strict=True)):
-        y = 48 + 22 * seat
+        y = 48 + step * seat
         _sub(panel, "rect", x=left, y=y - 11, width=12, height=12, fill=COLOURS[seat % len(COLOURS)])
         row = _sub(
             panel,
@@ -359,6 +410,17 @@ def _standings(root: ET.Element, state: GameState, left: float) -> None:
             **{"class": "score", "data_player": seat},
         )
         row.text = f"{name[:18]}: {points}"
+        if counts[seat]:
+            held = _sub(
+                panel,
+                "text",
+                x=left + 18,
+                y=y + 12,
+                font_size=10,
+                fill="#444",
+                **{"class": "standing", "data_player": seat},
+            )
+            held.text = counts[seat]
 
 
 def tiles_svg(tiles: Sequence[tuple[TileType, int]], parts: Iterable[Part] = ()) -> str:

@@ -14,8 +14,13 @@ shared file system.
 
 from __future__ import annotations
 
+import logging
 import os
-from collections.abc import Callable, Iterable, Iterator, Sequence
+import signal
+import sys
+import threading
+from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
+from contextlib import closing, contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
@@ -75,31 +80,114 @@ def run(
         for index, part in enumerate(parts):
             on_result(index, work(part))
         return
-    for index, result in _on_dask(work, parts, batch.scheduler, processes):
-        on_result(index, result)
+    with closing(_on_dask(work, parts, batch.scheduler, processes)) as results:
+        for index, result in results:  # stopped here (Ctrl-C in on_result): the cluster is closed
+            on_result(index, result)
 
 
 def _on_dask(
     work: Callable[[list[T]], R], parts: list[list[T]], scheduler: str | None, processes: int
-) -> Iterator[tuple[int, R]]:
+) -> Generator[tuple[int, R], None, None]:
     from distributed import Client, LocalCluster, as_completed
 
-    cluster = (
-        None
-        if scheduler
-        else LocalCluster(  # type: ignore[no-untyped-call]
-            n_workers=processes, threads_per_worker=1, processes=True, dashboard_address=None
-        )
-    )
+    # Ctrl-C is this process's to handle: it stops the cluster, quietly. A Ctrl-C while the
+    # cluster starts is held back until it is up (or has failed), then stops it. The terminal
+    # sends Ctrl-C to the workers' processes too: what they say as they stop goes nowhere (their
+    # logs are silenced, and they are started with no terminal to write to).
+    with _interrupts_blocked(), _children_without_stderr():
+        try:
+            cluster = (
+                None
+                if scheduler
+                else LocalCluster(  # type: ignore[no-untyped-call]
+                    n_workers=processes,
+                    threads_per_worker=1,
+                    processes=True,
+                    dashboard_address=None,
+                    scheduler_kwargs={"dashboard_address": ":0"},  # its HTTP routes on any free port
+                    # What fails in a task comes back as its result's error; what the workers log
+                    # as they are stopped is not the user's.
+                    silence_logs=logging.CRITICAL,
+                )
+            )
+        except Exception:
+            if signal.SIGINT in signal.sigpending():  # its workers were stopped as it started
+                logging.disable(logging.CRITICAL)
+                raise KeyboardInterrupt from None
+            raise
+    finished = False
     try:
-        with Client(scheduler or cluster) as client:  # type: ignore[no-untyped-call]
+        client = Client(scheduler or cluster)  # type: ignore[no-untyped-call]
+        try:
             futures = {client.submit(work, part, pure=False): index for index, part in enumerate(parts)}
             for future in as_completed(futures):  # type: ignore[no-untyped-call]
                 yield futures[future], future.result()
                 future.release()  # its result is the caller's now: the cluster forgets it
+            finished = True
+        finally:
+            with _quiet(not finished), _interrupts_held():
+                client.close()  # type: ignore[no-untyped-call]
     finally:
         if cluster is not None:
-            cluster.close()
+            with _quiet(not finished), _interrupts_held():
+                cluster.close()
+
+
+@contextmanager
+def _interrupts_blocked() -> Iterator[None]:
+    """Ctrl-C (SIGINT) held back meanwhile, and delivered after (in the main thread, where Python
+    handles signals)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+
+
+@contextmanager
+def _children_without_stderr() -> Iterator[None]:
+    """The processes started meanwhile write their standard error to /dev/null; this one's is
+    back after (the progress shown meanwhile on it is lost)."""
+    sys.stderr.flush()
+    saved = os.dup(2)
+    quiet = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(quiet, 2)
+    try:
+        yield
+    finally:
+        os.dup2(saved, 2)
+        os.close(saved)
+        os.close(quiet)
+
+
+@contextmanager
+def _interrupts_held() -> Iterator[None]:
+    """Ctrl-C (SIGINT) ignored meanwhile, in the main thread (where Python handles signals)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+@contextmanager
+def _quiet(stopped: bool) -> Iterator[None]:
+    """When a batch is stopped before its end (Ctrl-C, an error), nothing of what a cluster logs
+    as its tasks are cancelled and its workers stopped: the caller says what happened."""
+    if not stopped:
+        yield
+        return
+    logging.disable(logging.CRITICAL)
+    try:
+        yield
+    finally:
+        logging.disable(logging.NOTSET)
 
 
 def game_files(paths: Iterable[Path]) -> list[Path]:
@@ -130,19 +218,15 @@ class Refused(msgspec.Struct, frozen=True):
 
 def events_of(source: Source, db: str | None) -> list[ev.Event]:
     """A source's events, checked for form (a file's rules are the audit's to check)."""
+    from replays.sources import file_events, stored_events
+
     if source.kind == "file":
-        from replays import records
-        from replays.sources import import_jcz, is_jcz
-
-        path = Path(source.name)
-        return import_jcz(path)[1] if is_jcz(path) else records.read_events(path)
-    from uuid import UUID
-
+        return file_events(Path(source.name), check=False)
     from domain.store import open_store
 
     store = open_store(db, create=False)
     try:
-        return store.game_events(UUID(source.name))
+        return stored_events(store, source.name)
     finally:
         store.close()
 

@@ -271,8 +271,9 @@ def _parts_left_out(save: JczSave) -> tuple[str, ...]:
 class ReplayVisitor:
     """Hooks `replay_jcz` calls; they do nothing unless overridden."""
 
-    def placement(self, index: int, state: GameState) -> None:
-        """Message `index` is about to place the tile `state` holds."""
+    def placement(self, index: int, state: GameState, *, aside: bool = False) -> None:
+        """Message `index` is about to place the tile `state` holds (or, `aside`, takes another
+        action while a placement is offered: a ransom paid before the abbey is placed or not)."""
 
     def committed(self, index: int, state: GameState) -> None:
         """Message `index` committed a turn part; its scoring is in `state.awards`."""
@@ -366,7 +367,11 @@ def replay_jcz(
     names = [p.name for p in sorted(save.players, key=lambda p: p.slot)]
     expansions = expansions_of(save)
     try:
-        game = Game.start(names, draw_order, expansions=expansions, rules=jcz_rules(save), game_id=game_id)
+        note = save.gameAnnotations.carc if save.gameAnnotations else None
+        seed = note.seed if note else None
+        game = Game.start(
+            names, draw_order, expansions=expansions, rules=jcz_rules(save), seed=seed, game_id=game_id
+        )
     except RuleViolation as e:
         raise JczError(f"setup refused: {e}") from e
     hooks = visitor or ReplayVisitor()
@@ -395,6 +400,8 @@ def replay_jcz(
             # JCloisterZone lists a tile placed or declined (one that fits only in a way a set
             # allows), and a set's own placement step, as placement decisions.
             hooks.placement(index, state)
+        elif message.type != "PASS" and decision is not None and decision.step in _PLACING:
+            hooks.placement(index, state, aside=True)
         try:
             seat = state.current if decision is None else decision.player
             if message.player is not None and message.player != seat:  # 4.x messages name nobody

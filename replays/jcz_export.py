@@ -295,7 +295,11 @@ def jcz_document(events: Sequence[ev.Event]) -> dict[str, Any]:
         "replay": writer.messages,
         # The pile as it was drawn: a tile held back (R-PD-2) is drawn later than its place in it;
         # tiles a part took off the pile's end without a draw come last, as they lay.
-        "gameAnnotations": {"drawOrder": _as_drawn(started.draw_order, writer.game.state.draw_order)},
+        # Our game's id and seed: importing the save gives back this very game, stored once.
+        "gameAnnotations": {
+            "drawOrder": _as_drawn(started.draw_order, writer.game.state.draw_order),
+            "carc": {"game": str(started.originator_id), "seed": started.seed},
+        },
     }
 
 
@@ -332,7 +336,8 @@ def export_jcz(events: Sequence[ev.Event]) -> bytes:
             if readings
             else ""
         )
-        raise JczExportError(f"JCloisterZone would not replay this game{why}: {e}") from e
+        way = "; games played by its reading (`carc play --jcz`) export" if readings else ""
+        raise JczExportError(f"JCloisterZone would not replay this game{why}: {e}{way}") from e
     return data
 
 

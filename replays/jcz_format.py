@@ -62,9 +62,17 @@ class JczPlayer(msgspec.Struct, frozen=True):
     slot: int
 
 
+class CarcNote(msgspec.Struct, frozen=True):
+    """What our export adds of the game it came from, so that importing it finds that game."""
+
+    game: str
+    seed: int | None = None
+
+
 class JczAnnotations(msgspec.Struct, frozen=True):
     drawOrder: tuple[str, ...] | None = None
     endTurn: int | None = None  # the pack counts as empty after this many draws
+    carc: CarcNote | None = None
 
 
 class JczTest(msgspec.Struct, frozen=True):

@@ -35,6 +35,7 @@ from domain.commands import Command
 from domain.errors import RuleViolation
 from domain.names import name_problem
 from domain.rules import RuleSet
+from domain.sets import game_sets
 from service.commits import GroupCommit
 from service.limits import Limits
 from service.schema import MoveAnswer, deciding_seat, move_answer
@@ -130,8 +131,7 @@ class GameService:
         problem = next(filter(None, map(name_problem, players)), None)
         if problem:
             raise ServiceError(problem)
-        if len(set(expansions)) != len(expansions):
-            raise RuleViolation("R-BASE-2", "each set is named once")
+        expansions = game_sets(expansions)  # the base game added, each set once: as the CLI does
         check_setup(players, (), expansions)  # before the pile is made of the sets asked for
         rng = random.Random(seed) if seed is not None else random.SystemRandom()
         pile = shuffled_pile(expansions, rng)

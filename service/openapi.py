@@ -60,8 +60,9 @@ def exact_document(document: dict[str, Any]) -> dict[str, Any]:
     )
     document = {**document, "components": {**document.get("components", {})}}
     document["components"]["schemas"] = {**document["components"].get("schemas", {}), **components}
-    # What msgspec's types cannot state: names are distinct (R-BASE-1); the sets are ours, each
-    # once, base among them (R-BASE-2).
+    # What msgspec's types cannot state: names are distinct (R-BASE-1); the sets are ours
+    # (R-BASE-2). The base game is added when not named, a set named twice is played once
+    # (`domain.sets.game_sets`).
     # A rule set's `options` holds, by part name, that part's own switches (`domain.rules`).
     components["RuleSet"]["properties"]["options"] = {
         "type": "object",
@@ -72,11 +73,7 @@ def exact_document(document: dict[str, Any]) -> dict[str, Any]:
     }
     new_game = components["NewGame"]["properties"]
     new_game["players"]["uniqueItems"] = True
-    new_game["expansions"] |= {
-        "items": {"enum": list(SET_CODES)},
-        "uniqueItems": True,
-        "contains": {"const": "base"},
-    }
+    new_game["expansions"] |= {"items": {"enum": list(SET_CODES)}}
     for operations in document.get("paths", {}).values():
         for operation in operations.values():
             for parameter in operation.get("parameters", ()) if isinstance(operation, dict) else ():

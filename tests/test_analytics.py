@@ -15,12 +15,12 @@ import pyarrow.parquet as pq
 import pytest
 from typer.testing import CliRunner
 
+from carc.cli import app
 from domain.bots import play_bot_game
 from domain.expansions import bazaars as bz
 from domain.readings import switch
 from domain.store import open_store
 from projections.analytics import SCHEMAS
-from replays.cli import app
 
 GAMES = [
     *(play_bot_game(players, seed) for players, seed in ((2, 1), (3, 2), (2, 3))),

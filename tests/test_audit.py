@@ -13,6 +13,7 @@ import msgspec
 import pytest
 from typer.testing import CliRunner
 
+from carc.cli import app
 from domain import events as ev
 from domain.bots import play_bot_game
 from domain.commands import Deploy, PlaceTile
@@ -22,7 +23,6 @@ from domain.readings import audit_variants
 from domain.replay import DECISIONS, ENGINE_RULES, ReplayError, audit, replay
 from domain.rules import RuleSet
 from replays import records
-from replays.cli import app
 from tests.helpers import Move, run
 from tests.test_properties_tb import builder_bot_game
 from tests.test_rules_bcb import castle_at_start

@@ -11,9 +11,9 @@ import msgspec
 import pytest
 from typer.testing import CliRunner
 
+from carc.cli import app
 from domain.commands import PlaceTile
 from replays.check import _Checker, _Differs, check_file, jcz_paths
-from replays.cli import app
 from replays.jcz import JczError, jcz_rules, read_jcz, replay_jcz, unsupported
 from replays.jcz_draws import plan_draws
 from tests.helpers import scenario

@@ -11,9 +11,9 @@ from uuid import UUID
 import pytest
 from typer.testing import CliRunner
 
+from carc.cli import app
 from domain.events import TilePlaced
 from domain.store import open_store
-from replays.cli import app
 
 runner = CliRunner()
 

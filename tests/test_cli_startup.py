@@ -17,7 +17,7 @@ HEAVY = ("eventsourcing", "psycopg", "pyarrow", "litestar", "uvicorn", "service"
 # Runs in a fresh interpreter: what the command loaded, by top-level package (and `service`).
 _PROBE = """
 import sys
-from replays.cli import app
+from carc.cli import app
 try:
     app(sys.argv[1:])
 except SystemExit:
@@ -59,7 +59,7 @@ def test_help_does_not_load_the_sets() -> None:
     # The rules of every set (tiles, parts, hooks) are the CLI's largest import; `--help` names
     # the sets from the registry's list (`domain.sets`), which loads none of them.
     done = subprocess.run(
-        [sys.executable, "-c", "import sys, replays.cli; print('domain.expansions' in sys.modules)"],
+        [sys.executable, "-c", "import sys, carc.cli; print('domain.expansions' in sys.modules)"],
         capture_output=True,
         text=True,
         check=True,
@@ -83,3 +83,19 @@ def test_the_loaded_parts_are_the_registry_s_sets() -> None:
     from domain.sets import SET_CODES
 
     assert tuple(SETS) == SET_CODES
+
+
+def test_the_package_loads_the_engine_only_when_asked() -> None:
+    # `carc` is the library (`carc.new_game`…) and holds the command line (`carc.cli`): importing
+    # the package, or the shell for `--help`, loads no engine; the library's first name does.
+    probe = (
+        "import sys, carc, carc.cli\n"
+        "engine = ('carc.match', 'domain.aggregate', 'domain.state', 'replays.sources')\n"
+        "print(sorted(m for m in engine if m in sys.modules))\n"
+        "carc.new_game\n"
+        "print(sorted(m for m in engine if m in sys.modules))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    before, after = done.stdout.splitlines()
+    assert before == "[]"
+    assert after == "['carc.match', 'domain.aggregate', 'domain.state']"

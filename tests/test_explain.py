@@ -8,13 +8,13 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from carc.cli import app
 from domain import events as ev
 from domain.aggregate import Game
 from domain.expansions import bazaars as bz, builders as bd
 from domain.expansions.bazaars import ORDER_VARIANTS, ORDERS, Order
 from domain.store import open_store
 from projections.explain import explain_turn
-from replays.cli import app
 from tests.test_properties_tb import builder_bot_game
 
 runner = CliRunner()

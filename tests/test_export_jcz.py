@@ -19,9 +19,9 @@ from domain import events as ev
 from domain.bots import play_bot_game
 from domain.readings import rule_set
 from domain.rules import RuleSet
-from replays.jcz import JCZ_READING, JczSave, unsupported
+from replays.jcz import JCZ_READING, JczSave, read_jcz, unsupported
 from replays.jcz_export import JczExportError, export_jcz, jcz_document, jcz_location
-from replays.sources import import_jcz
+from replays.sources import import_jcz, jcz_game_id
 from tests.reference import jcz_files, require
 from tests.test_cli import carc
 
@@ -116,7 +116,7 @@ def test_a_game_jcloisterzone_would_play_otherwise_is_refused_naming_the_reading
     # Under the printed rules a bridge may go on a neighbouring tile, which JCloisterZone
     # never offers (JCZ-BRIDGE-PLACED-TILE); seed 3 plays one at once.
     events = play_bot_game(3, 3, expansions=("base", "bcb"), rules=RuleSet()).collect_events()
-    with pytest.raises(JczExportError, match=r"bridge_on_neighbours=True.*R-BRIDGE-3"):
+    with pytest.raises(JczExportError, match=r"bridge_on_neighbours=True.*R-BRIDGE-3.*`carc play --jcz`"):
         export_jcz(events)
 
 
@@ -150,10 +150,33 @@ def test_carc_export_writes_a_save_that_carc_imports_as_the_same_game(tmp_path: 
     assert json.loads(save.read_bytes())["gameAnnotations"]["drawOrder"]
     code, out, err = carc("import", str(save), "--db", other, "--json")
     assert code == 0, err
-    imported = json.loads(out)["game"]
+    assert json.loads(out)["game"] == game  # the save names the game it came from
     code, ours, _ = carc("scores", game, "--db", db, "--json")
-    code, theirs, _ = carc("scores", imported, "--db", other, "--json")
+    code, theirs, _ = carc("scores", game, "--db", other, "--json")
     assert json.loads(ours)["final"] == json.loads(theirs)["final"]
+
+
+def test_importing_our_export_into_the_store_it_came_from_finds_the_game_stored(tmp_path: Path) -> None:
+    """The same game is not stored twice under two ids (analytics would count it twice): the save
+    carries our game's id and seed, so its import gives back the very events stored."""
+    db = str(tmp_path / "a.sqlite")
+    code, out, err = carc("play", "--jcz", "-e", "base,am", "-p", "3", "--seed", "11", "--db", db, "--json")
+    assert code == 0, err
+    game = json.loads(out)["game"]
+    save = tmp_path / "game.jcz"
+    assert carc("export", game, "-o", str(save), "--db", db)[0] == 0
+    code, out, err = carc("import", str(save), "--db", db)
+    assert code == 0, err
+    assert f"Already stored: game {game}" in out
+    code, out, _ = carc("games", "--db", db, "--json")
+    assert len(json.loads(out)) == 1
+
+
+def test_a_save_from_elsewhere_keeps_an_id_derived_from_what_it_records() -> None:
+    (path,) = jcz_files("oracle-wave1")[:1]
+    _, events = import_jcz(path)
+    assert events[0].originator_id == jcz_game_id(read_jcz(path))
+    assert events[0].originator_id.version == 5  # a name-based UUID, not a carc game's
 
 
 def test_carc_export_to_stdout_and_by_format(tmp_path: Path) -> None:
@@ -180,3 +203,17 @@ def test_a_refused_export_writes_nothing(tmp_path: Path) -> None:
     assert err.count("error:") == 1 and "Traceback" not in err
     assert not target.exists()
     assert list(tmp_path.glob(".game.jcz.*")) == []
+
+
+def test_a_fairy_moved_beside_a_follower_in_a_castle_is_written_on_the_castle() -> None:
+    """JCloisterZone's city turned castle is a `Castle`: the fairy named on a `City` there stands
+    beside nobody (exports-judged, seed 930: the two moves that differ from the old export)."""
+    events = play_bot_game(
+        5, 930, expansions=("base", "bcb", "tb", "ic", "river", "am", "pd", "tower"), rules=JCZ_RULES
+    ).collect_events()
+    fairy = [
+        (i, payload["to"]["featurePointer"]["feature"])
+        for i, (kind, _, payload) in enumerate(messages(json.loads(export_jcz(events))["replay"]))
+        if kind == "MOVE_NEUTRAL_FIGURE" and isinstance(payload["to"], dict)
+    ]
+    assert [i for i, feature in fairy if feature == "Castle"] == [122, 159]

@@ -14,7 +14,7 @@ _WITHOUT = """
 import sys
 sys.modules.update(dict.fromkeys({modules!r}))
 sys.argv = ["carc", *sys.argv[1:]]
-from replays.cli import main
+from carc.cli import main
 main()
 """
 
@@ -40,7 +40,8 @@ def test_a_missing_extra_is_named(module: str, extra: str, args: tuple[str, ...]
     done = carc_without((module,), *(a.replace("OUT", str(tmp_path / "out")) for a in args))
     assert done.returncode == 1
     assert done.stderr.splitlines() == [
-        f"error: this needs the {extra} extra (no module {module}): pip install 'carcassonne-replay[{extra}]'"
+        f"error: this needs the {extra} extra (no module {module}): "
+        f"in the checkout, pip install -e '.[{extra}]'"
     ]
 
 

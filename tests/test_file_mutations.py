@@ -11,10 +11,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 from typer.testing import CliRunner
 
+from carc.cli import app
 from domain.bots import play_bot_game
 from domain.store import open_store
 from replays import records
-from replays.cli import app
 from tests.reference import JCZ, require
 
 SAVE = JCZ / "oracle" / "basic-p2-s200001.jcz"

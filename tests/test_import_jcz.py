@@ -9,10 +9,10 @@ import msgspec
 import pytest
 from typer.testing import CliRunner
 
+from carc.cli import app
 from domain.readings import switch
 from domain.replay import replay
 from domain.store import open_store
-from replays.cli import app
 from replays.jcz import JczError, read_jcz
 from replays.sources import import_jcz
 from tests.jcz_saves import commit, pass_, place, save

@@ -89,7 +89,9 @@ class _Recorder(ReplayVisitor):
         self.parts: list[dict[str, Any]] = []
         self.seen = 0
 
-    def placement(self, index: int, state: GameState) -> None:
+    def placement(self, index: int, state: GameState, *, aside: bool = False) -> None:
+        if aside:  # a ransom paid while a placement is offered: the placement comes next
+            return
         assert state.tile is not None
         self.decisions.append(
             {

@@ -17,13 +17,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 from typer.testing import CliRunner
 
+from carc.cli import app
 from domain.bots import play_bot_game
 from domain.events import Event, TilePlaced
 from domain.expansions import EVENT_TYPES, bazaars as bz
 from domain.replay import events_through_turn, replay
 from domain.store import open_store
 from replays import records
-from replays.cli import app
 from replays.records import RecordError
 
 runner = CliRunner()

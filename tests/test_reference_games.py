@@ -133,3 +133,24 @@ def test_legacy_fixture_scores(name: str) -> None:
         by_kind[state.players[award.player]][award.category] += award.points
     got = {name: (state.scores[seat], dict(+by_kind[name])) for seat, name in enumerate(state.players)}
     assert got == LEGACY[name]
+
+
+JUDGED = jcz_files("exports-judged")
+
+
+@pytest.mark.parametrize("path", [p for p in JUDGED if "s930" not in p.name], ids=_name)
+def test_our_exported_game_agrees_with_jcloisterzone_s_replay_of_it(path: Path) -> None:
+    """Our bot games as exported and replayed by JCloisterZone: a ransom paid while the abbey is
+    offered is one more listing of the abbey's placements on its side, not a decision we miss."""
+    result = check_file(require(path))
+    assert result.verdict == "agrees", _explain(result)
+    assert {"legal placements", "scores", "final points"} <= set(result.checked)
+
+
+def test_a_fairy_written_beside_a_castle_s_follower_as_on_a_city_gets_no_point_from_jcloisterzone() -> None:
+    """The old export named a castle's follower `City` (see test_export_jcz for today's `Castle`):
+    JCloisterZone found nobody beside the fairy and gave no point, where we give one."""
+    (path,) = [p for p in JUDGED if "s930" in p.name]
+    result = check_file(require(path))
+    assert result.verdict == "disagrees" and result.disagreement is not None
+    assert (result.disagreement.what, result.disagreement.turn) == ("scores", 46)

@@ -1179,7 +1179,7 @@ class _Decisions(ReplayVisitor):
     def __init__(self) -> None:
         self.at: dict[int, tuple[str | None, list[tuple[int, int, int]]]] = {}
 
-    def placement(self, index: int, state: GameState) -> None:
+    def placement(self, index: int, state: GameState, *, aside: bool = False) -> None:
         held = state.tile.id if state.tile is not None else None
         self.at[index] = (held, sorted(legal_placements(state)))
 

@@ -20,6 +20,7 @@ from pathlib import Path
 import msgspec
 import pytest
 
+from carc.cli.common import parse_rules
 from domain.aggregate import Game
 from domain.bots import play_bot_game, shuffled_pile
 from domain.commands import Deploy, Pass, PlaceTile
@@ -33,7 +34,6 @@ from domain.rules import RuleSet
 from domain.state import Phase
 from domain.tiles import TILES
 from replays.check import check_file
-from replays.cli import parse_rules
 from replays.jcz import JCZ_READING, JczSave, jcz_rules, read_jcz, unsupported
 from replays.jcz_export import export_jcz, jcz_setup
 from tests.helpers import Move

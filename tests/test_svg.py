@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -96,3 +97,11 @@ def test_carc_render_writes_the_board_of_a_file_at_a_turn(tmp_path: Path) -> Non
     assert code == 0 and stdout.startswith("<svg")
     code, _, err = carc("render", str(tmp_path / "missing.jsonl"), "-o", str(out))
     assert code == 1 and err.startswith("error: file not found")
+
+
+def test_coordinates_are_written_to_a_tenth() -> None:
+    """No float noise such as 507.20000000000005 in the drawing (links and polygons included)."""
+    game = play_bot_game(2, 1, expansions=("base", "tunnel", "gold", "mw"))
+    svg = render_svg(game.state)
+    assert "tunnel-link" in svg and "<polygon" in svg
+    assert re.findall(r"\d\.\d{2,}", svg) == []

@@ -1,15 +1,22 @@
-"""Tables people can read (issue 14.5): at 80 columns on a terminal nothing wraps and the short
-columns stay whole; in a pipe the same columns as plain aligned text; wide columns on request."""
+"""Tables people can read (issues 14.5 and 25.3): on a terminal of 80 or 120 columns identifiers
+(games, files, readings, rules) are never cut, explanations fold instead, and `--wide` cuts
+nothing; in a pipe the same columns as plain aligned text, and no line of output is wrapped."""
 
 from __future__ import annotations
 
+import json
+import os
+import re
+import subprocess
+import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from rich.console import Console
 
-from replays import cli
-from replays.tables import Cell, Column, show_table
+from carc.cli import batch, common, games, reading, server
+from carc.cli.tables import Cell, Column, show_table
 from tests.reference import JCZ, require
 from tests.test_cli import carc
 
@@ -20,27 +27,41 @@ def terminal(width: int = 80) -> Console:
     return Console(width=width, force_terminal=True, color_system=None, record=True)
 
 
+def shown_on(console: Console, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The commands print their results on `console` (each module of the shell holds `out`)."""
+    for module in (common, games, reading, batch, server):
+        if hasattr(module, "out"):
+            monkeypatch.setattr(module, "out", console)
+
+
 def lines_of(console: Console) -> list[str]:
     return console.export_text().splitlines()
 
 
-def test_a_terminal_table_fits_80_columns_and_keeps_short_columns_whole() -> None:
+def test_a_terminal_table_fits_80_columns_and_keeps_identifiers_whole() -> None:
     console = terminal()
-    columns = (Column("game"), Column("sets"), Column("players", justify="right"), Column("verdict"))
-    rows = [
-        (
-            "a-very-long-file-name-of-a-save-that-would-wrap-" * 2 + ".jcz",
-            "base+bcb",
-            "2",
-            Cell("agrees", "green"),
-        )
-    ]
+    columns = (
+        Column("game"),
+        Column("sets", folds=True),
+        Column("players", justify="right"),
+        Column("verdict", folds=True),
+    )
+    name = "a-very-long-file-name-of-a-save-that-is-whole.jcz"
+    rows = [(name, "base+bcb", "2", Cell("disagrees (legal placements)", "green"))]
     show_table(console, "1 game(s)", columns, rows)
     shown = [line for line in lines_of(console) if line.strip()]
     assert all(len(line) <= 80 for line in shown)
-    assert len(shown) == 4  # title, head, rule, one row: no cell wrapped onto a second line
-    row = shown[3]
-    assert "agrees" in row and " 2 " in row and "base+bcb" in row and "…" in row
+    assert name in shown[3] and " 2 " in shown[3] and "…" not in console.export_text()
+    at = shown[1].index("verdict")
+    folded = "".join(line[at:].replace(" ", "") for line in shown[3:])
+    assert len(shown) > 4 and folded == "disagrees(legalplacements)"  # folded, nothing lost
+
+
+def test_identifiers_alone_wider_than_the_terminal_are_still_whole() -> None:
+    console = terminal(40)
+    name = "g" * 50
+    show_table(console, "t", (Column("game"), Column("why", folds=True)), [(name, "a reason")])
+    assert any(name in line for line in lines_of(console))
 
 
 def test_wide_columns_only_when_asked() -> None:
@@ -74,7 +95,7 @@ def test_cells_are_text_not_markup() -> None:
 @pytest.mark.parametrize("width", [80, 120])
 def test_check_of_a_folder_on_a_terminal_of_width(width: int, monkeypatch: pytest.MonkeyPatch) -> None:
     console = terminal(width)
-    monkeypatch.setattr(cli, "out", console)
+    shown_on(console, monkeypatch)
     carc("check", str(require(ENGINE_TESTS / "basic")))
     shown = lines_of(console)
     assert shown and all(len(line) <= width for line in shown)
@@ -96,8 +117,89 @@ def test_audit_on_a_terminal_fits_80_columns(tmp_path: Path, monkeypatch: pytest
     assert carc("play", "--db", db, "--expansions", "bcb,tb")[0] == 0
     game = carc("games", "--db", db, "--json")[1].split('"game":"')[1].split('"')[0]
     console = terminal()
-    monkeypatch.setattr(cli, "out", console)
+    shown_on(console, monkeypatch)
     carc("audit", game, "--db", db)
     shown = lines_of(console)
     assert len(shown) > 5 and all(len(line) <= 80 for line in shown)
     assert any(line.strip().startswith("recorded") for line in shown)
+
+
+ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
+
+
+def on_terminal(width: int, *args: str) -> list[str]:
+    """What `carc ARGS` shows on a terminal `width` columns wide (COLUMNS), its codes taken out."""
+    env = {**os.environ, "COLUMNS": str(width), "FORCE_COLOR": "1", "NO_COLOR": "1"}
+    done = subprocess.run(
+        [sys.executable, "-c", "from carc.cli import main; main()", *args],
+        capture_output=True,
+        text=True,
+        env=env,
+        check=False,
+    )
+    assert done.returncode in (0, 1), done.stderr
+    return [ANSI.sub("", line).rstrip() for line in done.stdout.splitlines()]
+
+
+@pytest.fixture(scope="module")
+def audited(tmp_path_factory: pytest.TempPathFactory) -> tuple[str, str, dict[str, Any]]:
+    """A stored game of three sets whose readings have long names, and its audit as JSON."""
+    db = str(tmp_path_factory.mktemp("audit") / "s.sqlite")
+    code, out, _ = carc("play", "--db", db, "--players", "3", "--seed", "3", "--expansions", "bcb,tb,tower")
+    assert code == 0
+    game = out.split(" as ")[-1].split()[0]
+    code, out, _ = carc("audit", game, "--db", db, "--json")
+    return db, game, json.loads(out)
+
+
+@pytest.mark.parametrize("wide", [False, True])
+@pytest.mark.parametrize("width", [80, 120])
+def test_audit_never_cuts_a_reading_or_a_rule(
+    width: int, wide: bool, audited: tuple[str, str, dict[str, Any]]
+) -> None:
+    db, game, document = audited
+    shown = on_terminal(width, "audit", game, "--db", db, *(["--wide"] if wide else []))
+    text = "\n".join(shown)
+    assert "…" not in text
+    firsts = {line.split()[0] for line in shown[4:] if line.strip() and not line.startswith("  ")}
+    readings = document["readings"]
+    assert max(map(len, readings)) > 25  # long enough to have been cut before
+    assert set(readings) <= firsts
+    for r in readings.values():
+        if r["rule"]:
+            assert any(r["rule"] in line.split() for line in shown)
+    if not wide:
+        assert all(len(line) <= width for line in shown)
+
+
+@pytest.mark.parametrize("wide", [False, True])
+@pytest.mark.parametrize("width", [80, 120])
+def test_check_never_cuts_a_file_name(width: int, wide: bool) -> None:
+    folder = require(ENGINE_TESTS)
+    shown = on_terminal(width, "check", str(folder), *(["--wide"] if wide else []))
+    text = "\n".join(shown)
+    assert "…" not in text
+    names = {p.name for p in folder.rglob("*.jcz")}
+    assert max(map(len, names)) > 30
+    assert names <= {line.split()[0] for line in shown if line.strip()}
+    if wide:  # the folders under the one named in the title, each whole
+        assert f"in {folder}:" in shown[0]
+        assert {p.parent.name for p in folder.rglob("*.jcz")} <= {w for line in shown for w in line.split()}
+    else:
+        assert all(len(line) <= width for line in shown)
+
+
+def test_output_that_is_no_terminal_never_wraps(tmp_path: Path) -> None:
+    folder = tmp_path / ("a-long-folder-name-" * 4)
+    folder.mkdir()
+    db = str(folder / "games.sqlite")
+    done = subprocess.run(
+        [sys.executable, "-c", "from carc.cli import main; main()", "play", "--db", db],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "COLUMNS": "80"},
+        check=True,
+    )
+    stored = done.stdout.splitlines()[-1]
+    assert stored.startswith(f"stored in {db} as ") and stored.endswith(" events)")
+    assert len(stored) > 120

@@ -151,3 +151,68 @@ def test_a_part_the_views_never_heard_of_is_drawn() -> None:
     view = board_view(state)
     assert sorted(m.style for m in view.marks) == ["glow", "lamp", "moth", "rope"]
     assert view.supplies == (Supply("lamps", (1, 2)),)
+
+
+class Kite(Part):
+    """A part with links, labels, marks put on a spot and a standing count: drawn all the same."""
+
+    name = "kite"
+    mark_styles: ClassVar[dict[str, MarkStyle]] = {
+        "string": MarkStyle(shape=Shape(tag="line", fill=None, stroke="#000", stroke_width=2)),
+        "tag": MarkStyle(),  # a label with no shape: its words alone
+        "pin": MarkStyle(shape=Shape(tag="circle", r=3, fill="#0f0")),
+    }
+
+    def view(self, state: GameState) -> PartView:
+        return PartView(
+            marks=(
+                Mark(
+                    kind=MarkKind.LINK,
+                    style="string",
+                    x=0,
+                    y=0,
+                    spots=(Spot(0, 0, "E"), Spot(0, 0, "S")),
+                    owners=(1,),
+                    text="k",
+                ),
+                Mark(kind=MarkKind.LABEL, style="tag", x=0, y=0, label="12", text="q"),
+                Mark(kind=MarkKind.DISC, style="pin", x=0, y=0, spots=(Spot(0, 0, "Wn"),), text="p"),
+            ),
+            supplies=(Supply("kites", (0, 3), standing=True), Supply("spools", (5, 5))),
+        )
+
+
+def test_links_labels_spots_and_standing_counts_are_drawn_for_any_part() -> None:
+    state = Game.start(("A", "B"), shuffled_pile(("base",), random.Random(1))).state  # the start tile alone
+    assert render_board(state).split("\n") == [".#.", "- -", "..."]  # nothing below the board
+    state.parts = (*state.parts, Kite())
+    state.tables = part_tables(state.parts)
+    state.hooks = state.tables.hooks
+    assert render_board(state).split("\n") == [
+        "p#.",  # the pin on its corner
+        "-qk",  # the label at the centre, the link's end on the E edge
+        ".k.",  # and on the S edge
+        "",
+        "(positions x,y: the left column is x=0, the top row y=0)",
+        "q tag at 0,0: 12",
+        "k string of seat 2: 0,0 E to 0,0 S",
+        "kites: seat 2 3",  # a standing count; the other supply is not in the standings
+    ]
+    svg = ET.fromstring(render_svg(state))
+    [string] = [e for e in svg.iter() if e.get("class") == "string"]
+    assert string.tag == f"{NS}line" and string.get("stroke") == "#000"
+    ends = {(float(string.get(f"x{i}", 0)), float(string.get(f"y{i}", 0))) for i in (1, 2)}
+    x0, y0 = 16, 16  # the tile's corner (the margin)
+    assert ends == {
+        (x0 + 0.8 * 64, y0 + 0.5 * 64),
+        (x0 + 0.5 * 64, y0 + 0.8 * 64),
+    }  # where figures there stand
+    [tag] = [e for e in svg.iter(f"{NS}text") if e.get("class") == "tag label"]
+    assert tag.text == "12" and float(tag.get("x", 0)) == x0 + 32
+    [pin] = [e for e in svg.iter() if e.get("class") == "pin"]
+    assert (float(pin.get("cx", 0)), float(pin.get("cy", 0))) == (x0 + 0.2 * 64, y0 + 0.35 * 64)
+    rows = {e.get("data-player"): e.text for e in svg.iter(f"{NS}text") if e.get("class") == "standing"}
+    assert rows == {"1": "kites 3"}
+    view = board_view(state)
+    assert sorted(m.kind for m in view.marks) == [MarkKind.DISC, MarkKind.LABEL, MarkKind.LINK]
+    assert view.supplies == (Supply("kites", (0, 3), standing=True), Supply("spools", (5, 5)))

@@ -24,7 +24,7 @@ from domain.geometry import Pos
 from domain.moves import Decision
 from domain.part import Part, ext, part_options
 from domain.rules import Options, RuleSet
-from domain.state import GameState, Phase, deploy, lift_figure, segment_location, to_supply
+from domain.state import GameState, Phase, deploy, lift_figure, sealed_roots, segment_location, to_supply
 from domain.tiles import Kind
 from domain.view import NOTHING_SHOWN, Mark, MarkKind, MarkStyle, PartView, Shape
 
@@ -144,10 +144,10 @@ def followers(state: GameState, player: int) -> list[Spot]:
 def _followers(state: GameState, player: int) -> list[Spot]:
     kind = corn(state).kind
     board = state.board
-    castles = state.ext["castles"].roots if state.has("castles") else set()
+    sealed = sealed_roots(state)  # a castle is no city any more
     found = []
     for feature in board.graph.figured():
-        if feature.kind != kind or feature.id in castles:
+        if feature.kind != kind or feature.id in sealed:
             continue
         for owner, sid, figure in state.followers(feature):
             if owner == player:
@@ -198,10 +198,11 @@ def _done(state: GameState) -> None:
 
 
 def _anything_on_board(state: GameState) -> bool:
-    """Some figure of some player stands on the board: on a feature, or on a tower."""
+    """Some figure of some player stands on the board: on a feature, or at a part's own place
+    (a tower's top)."""
     if state.board.graph.figured():
         return True
-    return state.has("tower") and bool(state.ext["tower"].guards)
+    return any(part.figures_off(state) for part in state.hooks["figures_off"])
 
 
 class CornPart(Part):

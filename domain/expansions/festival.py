@@ -16,11 +16,13 @@ from domain.events import Event
 from domain.part import Part, part_options
 from domain.rules import Options, RuleSet
 from domain.state import GameState, Phase, board_figures, lift_figure, to_supply
+from domain.view import NOTHING_SHOWN, Mark, MarkKind, MarkStyle, PartView, Shape, Spot as ViewSpot
 
 NAME: Final = "festival"
 TAG: Final = "festival"  # the tiles with a festival square
 
 Spot = tuple[int, int, str, str]  # x, y, location, kind of figure
+CORNER: Final = "Wn"  # where a festival tile's flag is put: its north-west corner as it lies
 
 
 class FigureTakenBack(Event, frozen=True, kw_only=True):
@@ -104,8 +106,32 @@ class FestivalPart(Part):
         )
     }
 
+    mark_styles = {
+        TAG: MarkStyle(
+            shape=Shape(
+                tag="polygon",
+                points=((-5, 8), (-5, -8), (7, -4), (-3, 0), (-3, 8)),  # a pennant on its pole
+                fill="#e0457b",
+                stroke="#fff",
+                stroke_width=1,
+            )
+        )
+    }
+
     def start(self, state: GameState, event: ev.GameStarted) -> None:
         state.ext[NAME] = None  # nothing to remember: the tile just placed says it all
+
+    def view(self, state: GameState) -> PartView:
+        """Each festival tile flagged in its north-west corner (``!`` on the text board)."""
+        flagged = sorted(placed.pos for placed in state.board.tiles if TAG in placed.tile.tags)
+        if not flagged:
+            return NOTHING_SHOWN
+        return PartView(
+            marks=tuple(
+                Mark(kind=MarkKind.DISC, style=TAG, x=x, y=y, spots=(ViewSpot(x, y, CORNER),), text="!")
+                for x, y in flagged
+            )
+        )
 
     def action_commands(self, state: GameState) -> list[Command]:
         """One figure of one's own taken back, beside the deployments, after a festival tile

@@ -27,12 +27,14 @@ from domain.part import Part, ext, part_options
 from domain.rules import Options, RuleSet
 from domain.state import GameState, Phase, credit
 from domain.tiles import Kind
+from domain.view import Mark, MarkKind, MarkStyle, PartView, Shape, Spot, Supply
 
 NAME: Final = "gold"
 TAG: Final = "gold"  # the tile tag of a gold tile (R-GOLD-1)
 BARS_PER_TILE: Final = 2  # R-GOLD-2: one on the tile, one beside it
 PLACE: Final = "gold"  # decision steps
 SHARE: Final = "gold-share"
+CORNER: Final = "Es"  # where a tile's bars are shown: by its south-east corner as it lies
 
 
 class GoldPlaced(Event, frozen=True, kw_only=True):
@@ -219,8 +221,36 @@ class GoldPart(Part):
         GoldTaken: (lambda e: (e.player, TakeGold(x=e.x, y=e.y)), "R-GOLD-7"),
     }
 
+    mark_styles = {
+        NAME: MarkStyle(
+            shape=Shape(
+                tag="rect", width=16, height=10, rx=1.5, fill="#b8860b", stroke="#5c4305", stroke_width=1
+            )
+        )
+    }
+
     def start(self, state: GameState, event: ev.GameStarted) -> None:
         state.ext[NAME] = Gold(len(event.players))
+
+    def view(self, state: GameState) -> PartView:
+        """The bars on each tile, a bar with their count on it (``$`` on the text board, the count
+        spelt out below it); the bars each player holds, in the standings."""
+        own = gold(state)
+        return PartView(
+            marks=tuple(
+                Mark(
+                    kind=MarkKind.LABEL,
+                    style=NAME,
+                    x=x,
+                    y=y,
+                    spots=(Spot(x, y, CORNER),),
+                    label=str(bars),
+                    text="$",
+                )
+                for (x, y), bars in sorted(own.on.items())
+            ),
+            supplies=(Supply("gold", tuple(own.held), standing=True),),
+        )
 
     def begin_part(self, state: GameState) -> None:
         own = gold(state)

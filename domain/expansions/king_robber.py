@@ -20,6 +20,7 @@ from domain.part import Part, ext
 from domain.rules import Options
 from domain.state import GameState, completed_features, converted, credit
 from domain.tiles import Kind
+from domain.view import PartView, Supply
 
 KING: Final = "king"
 ROBBER: Final = "robber"
@@ -84,14 +85,21 @@ def size(feature: Feature) -> int:
 class BiggestFeature(Part):
     """The card for the largest completed feature of one kind (R-KR-2, R-KR-3)."""
 
-    def __init__(self, name: str, rank: int, kind: Kind, counted: str) -> None:
+    def __init__(self, name: str, rank: int, kind: Kind, counted: str, title: str) -> None:
         self.name = name  # type: ignore[misc]  # one class, two parts: each names itself
         self.rank = rank  # type: ignore[misc]
         self.kind = kind
         self.counted = counted  # what its end award counts: cities, roads
+        self.title = title  # the card's name as the standings show it
 
     def start(self, state: GameState, event: ev.GameStarted) -> None:
         state.ext[self.name] = Card()
+
+    def view(self, state: GameState) -> PartView:
+        """Who holds the card, in the standings: 1 beside its holder."""
+        player = holder(state, self.name)
+        counts = tuple(int(seat == player) for seat in range(len(state.players)))
+        return PartView(supplies=(Supply(self.title, counts, standing=True),))
 
     def after_scoring(self, state: GameState, version: int) -> None:
         """After the part's features (and castles) scored: under V-KR-CONTINUOUS the holder scores
@@ -159,6 +167,6 @@ class KingPart(BiggestFeature):
 
 
 # After the castles (60), which score in the same part and turn cities into castles first.
-KING_PART = KingPart(KING, 200, Kind.CITY, "cities")  # R-KR-2
-ROBBER_PART = BiggestFeature(ROBBER, 210, Kind.ROAD, "roads")  # R-KR-3
+KING_PART = KingPart(KING, 200, Kind.CITY, "cities", "king")  # R-KR-2
+ROBBER_PART = BiggestFeature(ROBBER, 210, Kind.ROAD, "roads", "robber baron")  # R-KR-3
 PARTS = (KING_PART, ROBBER_PART)

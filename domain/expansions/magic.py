@@ -29,6 +29,7 @@ from domain.rules import Options
 from domain.scoring import Parts
 from domain.state import GameState, Phase, segment_location
 from domain.tiles import WILD_EDGE, Kind
+from domain.view import NOTHING_SHOWN, Mark, MarkKind, MarkStyle, PartView, Shape, Spot as ViewSpot
 
 NAME: Final = "magic"
 Figure = Literal["mage", "witch"]
@@ -209,8 +210,50 @@ class MagicPart(Part):
         MagicFigureRemoved: (lambda e: (e.player, RemoveMagicFigure(figure=e.figure)), "R-MW-4"),
     }
 
+    mark_styles = {
+        # Pointed hats over the players' figures, beside where a follower on the feature stands.
+        MAGE: MarkStyle(
+            shape=Shape(
+                tag="polygon",
+                points=((0, -10), (6, 5), (-6, 5)),
+                fill="#2e6fd8",
+                stroke="#fff",
+                stroke_width=1.2,
+            ),
+            at=(0.5 + 8 / 64, 0.5 - 6 / 64),
+        ),
+        WITCH: MarkStyle(
+            shape=Shape(
+                tag="polygon",
+                points=((0, -10), (4, 3), (9, 5), (-9, 5), (-4, 3)),
+                fill="#3d1a4f",
+                stroke="#fff",
+                stroke_width=1.2,
+            ),
+            at=(0.5 + 8 / 64, 0.5 - 6 / 64),
+        ),
+    }
+    _TEXT: Final = {MAGE: "m", WITCH: "w"}
+
     def start(self, state: GameState, event: ev.GameStarted) -> None:
         state.ext[NAME] = Magic()
+
+    def view(self, state: GameState) -> PartView:
+        """The mage and the witch on the segment each stands on (``m`` and ``w`` on its edges on
+        the text board)."""
+        at = magic(state).at
+        if not at:
+            return NOTHING_SHOWN
+        board = state.board
+        marks = []
+        for figure in FIGURES:
+            if figure in at:
+                x, y, location = segment_location(board, at[figure])
+                spot = ViewSpot(x, y, location)
+                marks.append(
+                    Mark(kind=MarkKind.TOKEN, style=figure, x=x, y=y, spots=(spot,), text=self._TEXT[figure])
+                )
+        return PartView(marks=tuple(marks))
 
     def begin_part(self, state: GameState) -> None:
         own = magic(state)

@@ -23,6 +23,7 @@ from domain.part import Part, ext, part_options
 from domain.rules import Options
 from domain.state import GameState, credit, freed, return_followers
 from domain.tiles import Kind, TileType
+from domain.view import NOTHING_SHOWN, Mark, MarkKind, MarkStyle, PartView, Shape
 
 NAME: Final = "shrines"
 SHRINE: Final = "shrine"  # the flag of a cloister segment that is a shrine, and what it scores as
@@ -97,8 +98,42 @@ class ShrinePart(Part):
     options = ShrineOptions
     switches = {"JCZ-CULT-WAGON": "challenge_wagon", "V-CULT-OCCUPIED-ONLY": "shrine_occupied_only"}
 
+    mark_styles = {
+        # A small temple over the cloister the tile draws: a pediment on a pillared hall.
+        SHRINE: MarkStyle(
+            shape=Shape(
+                tag="polygon",
+                points=((-10, -2), (0, -10), (10, -2), (7, -2), (7, 9), (-7, 9), (-7, -2)),
+                fill="#7b5ea7",
+                stroke="#fff",
+                stroke_width=1.2,
+            )
+        )
+    }
+
     def start(self, state: GameState, event: ev.GameStarted) -> None:
         state.ext[NAME] = Shrines()
+
+    def view(self, state: GameState) -> PartView:
+        """Each shrine a building on its tile (``S`` at its centre on the text board, where a
+        cloister shows ``o``), done with once its ring of tiles is complete."""
+        board = state.board
+        shrines_on = sorted(pos for pos in board.cloister_segment if _shrine_at(board, pos))
+        if not shrines_on:
+            return NOTHING_SHOWN
+        return PartView(
+            marks=tuple(
+                Mark(
+                    kind=MarkKind.DISC,
+                    style=SHRINE,
+                    x=x,
+                    y=y,
+                    closed=board.cloister_ring[(x, y)] == 8,
+                    text="S",
+                )
+                for x, y in shrines_on
+            )
+        )
 
     def begin_part(self, state: GameState) -> None:
         shrines(state).won = []

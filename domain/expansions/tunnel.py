@@ -28,6 +28,7 @@ from domain.part import Part, ext, part_options
 from domain.rules import Options
 from domain.state import GameState, Phase, segment_location
 from domain.tiles import TILES, Kind, Segment, TileType, tile_type
+from domain.view import NOTHING_SHOWN, OWNER, Mark, MarkKind, MarkStyle, PartView, Shape, Spot
 
 NAME: Final = "tunnel"
 MOUTH: Final = "tunnel"  # a road's flag in the catalogue: it ends at a tunnel mouth in the tile
@@ -240,8 +241,63 @@ class TunnelPart(Part):
         }
         return counts | super().readings(options)
 
+    mark_styles = {
+        # A token in its owner's colour on its mouth, beside where a follower on the road stands.
+        "tunnel": MarkStyle(
+            shape=Shape(tag="rect", width=11, height=11, rx=2, stroke="#222", stroke_width=1),
+            at=(0.5 + 9 / 64, 0.5 + 9 / 64),
+        ),
+        # The two mouths a pair of tokens joins, in its owner's colour.
+        "tunnel-link": MarkStyle(
+            shape=Shape(tag="line", fill=None, stroke=OWNER, stroke_width=2.5, dash="5,3"),
+            at=(0.5 + 9 / 64, 0.5 + 9 / 64),  # from token to token
+        ),
+    }
+
     def start(self, state: GameState, event: ev.GameStarted) -> None:
         state.ext[NAME] = Tunnels(len(event.players), _settings(state).tunnel_tokens)
+
+    def view(self, state: GameState) -> PartView:
+        """Each token on its mouth in its owner's colour, its pair's letter inside (``t`` on the
+        text board), and each pair's link between its two mouths (spelt out below the text board)."""
+        own = tunnels(state)
+        if not own.claims:
+            return NOTHING_SHOWN
+        board = state.board
+        marks = []
+        pairs_placed: dict[tuple[int, str], list[Spot]] = {}
+        for sid, (player, letter) in own.claims.items():
+            x, y, location = segment_location(board, sid)
+            spot = Spot(x, y, location)
+            pairs_placed.setdefault((player, letter), []).append(spot)
+            marks.append(
+                Mark(
+                    kind=MarkKind.DISC,
+                    style="tunnel",
+                    x=x,
+                    y=y,
+                    spots=(spot,),
+                    owners=(player,),
+                    label=letter,
+                    text="t",
+                )
+            )
+        for (player, letter), ends in sorted(pairs_placed.items()):
+            for first, second in zip(ends[::2], ends[1::2], strict=False):  # each pair put down whole
+                a, b = sorted((first, second))
+                marks.append(
+                    Mark(
+                        kind=MarkKind.LINK,
+                        style="tunnel-link",
+                        x=a.x,
+                        y=a.y,
+                        spots=(a, b),
+                        owners=(player,),
+                        label=letter,
+                        text="t",
+                    )
+                )
+        return PartView(marks=tuple(marks))
 
     def tile_as(self, state: GameState, tile: TileType) -> TileType:
         """Its mouths open ends of their roads (R-TUNNEL-3); an underpass split in two mouths

@@ -10,12 +10,12 @@ import msgspec
 from domain.commands import Command
 from domain.expansions.bazaars import Bid, Buy, ChooseBazaarTile, Sell, bazaars
 from domain.expansions.bridges import PlaceBridge
-from domain.expansions.castles import ChooseCastle
+from domain.expansions.castles import ChooseCastle, is_castle
 from domain.state import GameState
-from domain.tiles import TileType
+from domain.tiles import Kind, TileType
 from replays.jcz_format import JczMessage, JczPointer, JczRefused
 from replays.jcz_mapping import Element, JczSet
-from replays.jcz_names import location_name
+from replays.jcz_names import location_name, segment_pointer
 
 if TYPE_CHECKING:
     from domain import events as ev
@@ -91,6 +91,16 @@ class BridgesCastlesBazaars(JczSet):
 
     # ---- the draws: a bazaar's supply is drawn at once after its turn part, and who receives
     # which of its tiles is followed through the auction's messages.
+    def pointer(self, state: GameState, x: int, y: int, location: str) -> dict[str, Any] | None:
+        # A city turned castle is JCloisterZone's `Castle` from then on: a figure moved beside a
+        # follower there (the fairy) is named on it, or JCloisterZone finds nobody beside her.
+        placed = state.board.at.get((x, y))
+        if placed is None or {n: k for n, _, k in placed.locations()}.get(location) != Kind.CITY:
+            return None
+        if not is_castle(state, state.board.graph.feature(placed.segment(location))):
+            return None
+        return {**segment_pointer(state, x, y, location), "feature": "Castle"}
+
     def walk_start(self, walk: DrawWalk) -> None:
         # Without the element no auction is held, and no tiles are drawn for one (4.x saves name
         # no elements: their bazaars play).

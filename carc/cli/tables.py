@@ -1,10 +1,13 @@
 """Tables of results, readable on an 80-column terminal and in a pipe.
 
-On a terminal a table is drawn with rich: each cell on one line, cut with an ellipsis when the
-terminal is too narrow, but for the last column, which folds. Columns marked wide (long paths,
-explanations) are shown only when asked (`--wide`): `--json` has everything anyway. When stdout is
-no terminal the same columns come as plain text aligned on spaces, one row a line, never cut,
-for `grep`, `sort` and `column`. Cells are text, never markup: a player may be named `[/]`.
+On a terminal a table is drawn with rich to fit its width, and nothing in it is cut: identifiers
+(a game, a file, a reading, a rule, a player) and short cells (a verdict, a number) stay whole on
+one line; the columns of explanations make room, going on over more lines (they fold). A table
+whose whole columns alone are wider than the terminal is drawn wider, for the terminal to wrap.
+Columns marked wide (long paths, explanations) are shown only when asked (`--wide`); `--json` has
+everything anyway. When stdout is no terminal the same columns come as plain text aligned on spaces, one row
+a line, never cut, for `grep`, `sort` and `column`. Cells are text, never markup: a player may be
+named `[/]`.
 """
 
 from __future__ import annotations
@@ -22,7 +25,7 @@ class Column(NamedTuple):
     name: str
     wide: bool = False  # left out of the default view
     justify: Literal["left", "right"] = "left"
-    folds: bool = False  # too long, it goes on over more lines instead of losing its end
+    folds: bool = False  # an explanation: it goes on over more lines to make room; else kept whole
 
 
 class Cell(NamedTuple):
@@ -52,7 +55,8 @@ def show_table(
     title = printable(title)
     heads = [columns[i] for i in shown]
     if console.is_terminal:
-        console.print(_rich_table(title, heads, picked, console.width))
+        table = _rich_table(title, heads, picked, console.width)
+        console.print(table, crop=False)  # wider than the terminal only to keep its cells whole
     else:
         console.print(title, markup=False, highlight=False, soft_wrap=True)
         for line in _plain_lines(heads, picked):
@@ -64,17 +68,30 @@ def _printable_cell(cell: str | Cell) -> str | Cell:
 
 
 def _rich_table(title: str, columns: Sequence[Column], rows: list[list[str | Cell]], width: int) -> Table:
-    # Few rules between columns: each one costs width an 80-column terminal does not have.
-    table = Table(title=Text(title), title_justify="left", box=box.SIMPLE_HEAD, pad_edge=False)
     texts = [[c.text if isinstance(c, Cell) else c for c in row] for row in rows]
     natural = [max([len(c.name), *(len(r[i]) for r in texts)]) for i, c in enumerate(columns)]
-    widths = _fitted(natural, [c.folds for c in columns], width)
+    # A column that folds keeps room for the longest word of its name (it folds at spaces).
+    least = [
+        min(n, max(*map(len, c.name.split()), _NARROWEST)) for n, c in zip(natural, columns, strict=True)
+    ]
+    widths = _fitted(natural, least, [c.folds for c in columns], width)
+    needed = sum(widths) + _GAP * (len(widths) - 1) + _EDGES
+    # No rules between columns and one space of padding: each costs width an 80-column terminal
+    # does not have.
+    table = Table(
+        title=Text(title),
+        title_justify="left",
+        box=box.SIMPLE_HEAD,
+        pad_edge=False,
+        padding=(0, 1, 0, 0),
+        width=needed if needed > width else None,  # only when whole cells leave no choice
+    )
     for column, fitted in zip(columns, widths, strict=True):
         table.add_column(
             column.name,
             justify=column.justify,
             no_wrap=not column.folds,
-            overflow="fold" if column.folds else "ellipsis",
+            overflow="fold",  # a word longer than its column goes on over the next line
             width=fitted,
         )
     for row in rows:
@@ -82,24 +99,24 @@ def _rich_table(title: str, columns: Sequence[Column], rows: list[list[str | Cel
     return table
 
 
-# What rich spends beside the cells with box.SIMPLE_HEAD: 3 characters between two columns, and
-# one at each edge.
-_GAP = 3
+# What rich spends beside the cells with box.SIMPLE_HEAD and that padding: 2 characters between
+# two columns, and one at each edge.
+_GAP = 2
 _EDGES = 2
 _NARROWEST = 6
 
 
-def _fitted(natural: list[int], folds: list[bool], width: int) -> list[int]:
-    """Column widths that fit `width`. Columns that fold give way first, then the widest (a long
-    file name loses its end before a verdict or a number loses anything), none below a few
-    characters."""
+def _fitted(natural: list[int], least: list[int], folds: list[bool], width: int) -> list[int]:
+    """Column widths that fit `width` if they can: the columns that fold give way, the widest
+    first, none below `least`; the others keep their whole width.
+    What is left over makes the table wider than `width`."""
     widths = list(natural)
     excess = sum(widths) + _GAP * (len(widths) - 1) + _EDGES - width
     while excess > 0:
-        widest = max(range(len(widths)), key=lambda i: (folds[i] and widths[i] > _NARROWEST, widths[i]))
-        if widths[widest] <= _NARROWEST:
-            break  # nothing left to give: rich cuts what still overflows
-        widths[widest] -= 1
+        yielding = [i for i, f in enumerate(folds) if f and widths[i] > least[i]]
+        if not yielding:
+            break  # nothing left to give
+        widths[max(yielding, key=lambda i: widths[i])] -= 1
         excess -= 1
     return widths
 
