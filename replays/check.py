@@ -201,8 +201,8 @@ class _Checker(ReplayVisitor):
         decision = self.decisions.pop(index, None)
         if aside and decision is None:
             # JCloisterZone lists the placement it offers again when another action is taken
-            # while it waits (a ransom paid while the abbey is offered), but only when its prompt
-            # was open: nothing listed, nothing to compare.
+            # while it waits (a payment made while a set's own tile is offered), but only when
+            # its prompt was open: nothing listed, nothing to compare.
             return
         waiting = expected_step(state)
         placing = PLACEMENT_STEPS.get(waiting.step) if waiting is not None else None

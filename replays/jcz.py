@@ -70,7 +70,7 @@ from replays.jcz_sets import (
     in_play,
 )
 
-# Switches of our rule set that reproduce how JCloisterZone 5.x plays (RULES.md section 9), each
+# Switches of our rule set that reproduce how JCloisterZone 5.x plays (the specification's section 9), each
 # set's from its mapping.
 JCZ_READING: dict[str, Any] = dict(READING)
 # JCloisterZone's setup rules we play, by (name, value): the rule-set switches each sets.
@@ -273,7 +273,7 @@ class ReplayVisitor:
 
     def placement(self, index: int, state: GameState, *, aside: bool = False) -> None:
         """Message `index` is about to place the tile `state` holds (or, `aside`, takes another
-        action while a placement is offered: a ransom paid before the abbey is placed or not)."""
+        action while a placement is offered: a payment made before a set's own tile is placed)."""
 
     def committed(self, index: int, state: GameState) -> None:
         """Message `index` committed a turn part; its scoring is in `state.awards`."""
@@ -351,9 +351,12 @@ def replay_jcz(
     draw_order: Sequence[str],
     visitor: ReplayVisitor | None = None,
     game_id: UUID | None = None,
+    rules: RuleSet | None = None,
+    seed: int | None = None,
     randoms: Sequence[float] = (),
 ) -> Game:
-    """Replay a save through our engine; every message is checked by our rules.
+    """Replay a save through our engine; every message is checked by our rules: JCloisterZone's
+    reading of its setup unless `rules` are given (our own export's, as it was played).
 
     `draw_order` is the whole pile as JCloisterZone drew it, `randoms` its generator as each
     message came (see `replays.jcz_draws`).
@@ -367,10 +370,13 @@ def replay_jcz(
     names = [p.name for p in sorted(save.players, key=lambda p: p.slot)]
     expansions = expansions_of(save)
     try:
-        note = save.gameAnnotations.carc if save.gameAnnotations else None
-        seed = note.seed if note else None
         game = Game.start(
-            names, draw_order, expansions=expansions, rules=jcz_rules(save), seed=seed, game_id=game_id
+            names,
+            draw_order,
+            expansions=expansions,
+            rules=rules or jcz_rules(save),
+            seed=seed,
+            game_id=game_id,
         )
     except RuleViolation as e:
         raise JczError(f"setup refused: {e}") from e

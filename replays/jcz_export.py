@@ -298,7 +298,11 @@ def jcz_document(events: Sequence[ev.Event]) -> dict[str, Any]:
         # Our game's id and seed: importing the save gives back this very game, stored once.
         "gameAnnotations": {
             "drawOrder": _as_drawn(started.draw_order, writer.game.state.draw_order),
-            "carc": {"game": str(started.originator_id), "seed": started.seed},
+            "carc": {
+                "game": str(started.originator_id),
+                "seed": started.seed,
+                "rules": msgspec.to_builtins(started.rules),
+            },
         },
     }
 

@@ -67,6 +67,7 @@ class CarcNote(msgspec.Struct, frozen=True):
 
     game: str
     seed: int | None = None
+    rules: dict[str, Any] | None = None  # the rule set it was played under, as stored
 
 
 class JczAnnotations(msgspec.Struct, frozen=True):

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import hashlib
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 from uuid import UUID, uuid5
 
 import msgspec
@@ -18,6 +18,8 @@ import msgspec
 from domain import events as ev
 from domain.aggregate import Game
 from domain.errors import UserError
+from domain.readings import checked, upcast_rules
+from domain.rules import RuleSet
 from replays import records
 from replays.jcz import (
     JczError,
@@ -80,7 +82,8 @@ def is_jcz(path: Path) -> bool:
 
 
 def import_jcz(path: Path) -> tuple[Game, list[ev.Event]]:
-    """A JCloisterZone 5.x (or 4.x) save as our game, under its JCZ reading (RULES.md section 9).
+    """A JCloisterZone 5.x (or 4.x) save as our game, under its JCZ reading (or, our own export,
+    under the rule set it was played under).
 
     The draws follow from the save: its draw order, or JCloisterZone's own generator for a
     client's save. Saves needing what we do not support are refused, naming it.
@@ -90,14 +93,28 @@ def import_jcz(path: Path) -> tuple[Game, list[ev.Event]]:
     if missing:
         raise JczError(f"{path}: needs what this engine does not support: {missing}")
     with malformed_save(path):
+        note = save.gameAnnotations.carc if save.gameAnnotations else None
         try:
+            rules = _note_rules(note.rules) if note and note.rules is not None else None
+            seed = note.seed if note else None
             plan = plan_draws(save)
-            game = replay_jcz(save, plan.order, game_id=jcz_game_id(save), randoms=plan.randoms)
+            game = replay_jcz(
+                save, plan.order, game_id=jcz_game_id(save), rules=rules, seed=seed, randoms=plan.randoms
+            )
         except JczRefused as e:  # the refusal names the message; the file is named before it
             raise JczRefused(f"{path}: {e}", e.index) from None
         except JczError as e:
             raise JczError(f"{path}: {e}") from None
     return game, game.collect_events()
+
+
+def _note_rules(raw: dict[str, Any]) -> RuleSet:
+    """The rule set our export recorded: the game was played under it, so it is replayed under it
+    (the export made sure JCloisterZone's reading gives the same events)."""
+    try:
+        return checked(msgspec.convert(upcast_rules(raw), RuleSet))
+    except msgspec.ValidationError as e:
+        raise JczError(f"the save's carc rule set is invalid: {e}") from None
 
 
 def read_source(path: Path) -> tuple[Game, list[ev.Event]]:
