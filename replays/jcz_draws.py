@@ -167,19 +167,17 @@ class JczDrawer:
         self.random = JczRandom(save.initialRandom)
         self.seeded = Seeded(-1, save.initialRandom, 0)  # the last seed, and the tile draws since
         self.draws: list[JczDraw] = []
-        # Tiles a set took out of play without drawing them (hidden under a tile of the board): the pack
-        # counts as empty that many tiles sooner, though a draw still indexes them all.
+        # Tiles a set took out of play without drawing them (put face down under a placed tile):
+        # the pack counts as empty that many tiles sooner, though a draw still indexes them all.
         self.set_aside = 0
 
     @property
     def left(self) -> int:
-        """Tiles that can still be drawn."""
-        return self._in_pack() - self.set_aside
-
-    def _in_pack(self) -> int:
+        """Tiles that can still be drawn. A pack ended by a count of draws (`endTurn`) ends there,
+        tiles set aside or not, as JCloisterZone's forced pack counts draws alone."""
         if self.limit is not None:
             return min(len(self.pack), self.limit - len(self.draws))
-        return len(self.pack)
+        return len(self.pack) - self.set_aside
 
     def reseed(self, r: float, index: int) -> None:
         """Message `index` carries `random`: the generator starts again from it."""
@@ -214,10 +212,13 @@ class JczDrawer:
         aside last: our pile sets aside its last tiles)."""
         after = self.draws[-1].after if self.draws else -1
         start = len(self.draws)
-        aside, self.set_aside = self.set_aside, 0
+        aside, limit = self.set_aside, self.limit
+        self.set_aside = 0
+        if limit is not None:  # our pile sets aside its last tiles: as many more after the end
+            self.limit = limit + aside
         while self.left > 0:
             self.draw("turn", after)
-        self.set_aside = aside
+        self.set_aside, self.limit = aside, limit
         rest = [d.tile for d in self.draws[start:]]
         del self.draws[start:]
         return rest

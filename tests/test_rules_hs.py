@@ -28,7 +28,7 @@ from domain.tiles import TILES, Kind
 from domain.turns import Chance
 from projections.text import render_board
 from replays.jcz import JczRefused, JczSave, replay_jcz
-from replays.jcz_draws import plan_draws
+from replays.jcz_draws import JczDrawer, plan_draws
 from replays.jcz_sets.hs import token_index
 from tests.jcz_saves import commit, decode, deploy, pass_, place, save
 
@@ -549,7 +549,9 @@ def test_jcz_a_grown_flock_draws_with_the_message_s_random() -> None:
     assert standing(game) == []
 
 
-def test_jcz_a_hill_makes_the_pack_end_one_tile_sooner() -> None:
+def test_jcz_a_hill_counts_off_the_pack_not_off_a_count_of_draws() -> None:
+    """A pack ended by a count of draws (`endTurn`) ends there, as JCloisterZone's forced pack
+    counts draws alone: our pile holds one more tile, which the hill hides."""
     pile = ("HS/RFR.h", "BA/C", "BA/L")
     document = decode(
         save(
@@ -562,16 +564,27 @@ def test_jcz_a_hill_makes_the_pack_end_one_tile_sooner() -> None:
                 commit(1),
             ],
             pile,
-            end_turn=len(pile),
+            end_turn=2,
             sets=HS_SETS,
             elements=HS_ELEMENTS,
         )
     )
     plan = plan_draws(document)
-    assert [d.tile for d in plan.draws] == ["HS/RFR.h", "BA/C"]  # no third draw: the pack is empty
-    assert plan.order[:3] == pile  # the hidden tile next, as our pile hides its last
+    assert [d.tile for d in plan.draws] == ["HS/RFR.h", "BA/C"]
+    assert plan.order == pile
     game = replay_jcz(document, plan.order, randoms=plan.randoms)
     assert game.state.over and hs.hills(game.state).hidden == {(0, 1): "BA/L"}
+
+
+def test_jcz_a_hill_makes_the_pack_end_one_tile_sooner() -> None:
+    """Without a count of draws the pack is empty once the tiles left are the hidden ones."""
+    document = decode(save([], ("BA/C",), sets=HS_SETS, elements=HS_ELEMENTS))
+    drawer = JczDrawer(document)
+    full = drawer.left
+    drawer.set_aside = 2
+    assert drawer.left == full - 2
+    rest = drawer.rest()
+    assert len(rest) == full and drawer.set_aside == 2  # every tile, the hidden ones last
 
 
 def test_jcz_a_flock_s_choice_where_our_rules_ask_none_is_refused() -> None:

@@ -71,7 +71,8 @@ class HillsSheep(JczSet):
 
     def walk_placed(self, walk: DrawWalk, index: int, tile: TileType) -> None:
         """A hill placed while the pack holds tiles hides one under it: the pack ends sooner."""
-        if HILL in tile.tags and walk.elements.get("hill") is not None and walk.drawer.left > 0:
+        hills = "hill" in walk.elements or not walk.elements  # 4.x saves name no elements: all play
+        if HILL in tile.tags and hills and walk.drawer.left > 0:
             walk.drawer.set_aside += 1
 
     def messages(
