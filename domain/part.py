@@ -70,6 +70,9 @@ class FigureKind(NamedTuple):
     # A follower that may stand wherever the follower may (the large one, the ringmaster), where
     # others have places of their own (the mayor's cities, the wagon's roads).
     plain: bool = False
+    # It leaves its feature by its own part's rules alone, never with the followers sent home
+    # (the shepherd stays on a field a barn takes, as its flock is still to score).
+    stays: bool = False
 
 
 # Compiled with the core (Makefile, COMPILED), while the sets' parts stay plain Python: their
@@ -402,7 +405,7 @@ class PartTables:
     """What the core looks up about the parts of a game: computed once per combination of parts
     and shared by its games (never changed), so the registry fills no table of the core's."""
 
-    __slots__ = ("events", "figures", "hooks", "named", "occupiers", "plain", "steps", "strength")
+    __slots__ = ("events", "figures", "hooks", "named", "occupiers", "plain", "staying", "steps", "strength")
 
     def __init__(self, parts: tuple[Part, ...]) -> None:
         # For each hook, the parts (in their order) that override it. A hook left alone means "no
@@ -426,6 +429,9 @@ class PartTables:
         self.plain: tuple[str, ...] = (
             "follower",
             *(figure for part in parts for figure, kind in part.figures.items() if kind.plain),
+        )
+        self.staying: frozenset[str] = frozenset(
+            figure for part in parts for figure, kind in part.figures.items() if kind.stays
         )
         # Kinds of figure that are no followers but keep followers off their feature.
         self.occupiers: frozenset[str] = frozenset(

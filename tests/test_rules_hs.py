@@ -598,3 +598,23 @@ def test_jcz_a_flock_s_choice_where_our_rules_ask_none_is_refused() -> None:
     )
     with pytest.raises(JczRefused, match="a flock's choice where our rules ask none"):
         replay_jcz(document, plan_draws(document).order)
+
+
+def test_R_HS_5_the_shepherd_stays_on_a_field_a_barn_takes() -> None:
+    """A barn sends the field's farmers home (R-AM-6), not the shepherd: its flock is still to
+    grow or score, as JCloisterZone keeps it (UndeployMeeples spares shepherds)."""
+    game = Game.start(("Ann", "Bob"), ["BA/RFr", "BA/L", "BA/L", "BA/L"], expansions=("base", "am", "hs"))
+    tokens(game, (2, 3))
+    game.execute(ANN, PlaceTile(x=1, y=0, rotation=0))
+    game.execute(ANN, shepherd("Es+Se+Sw+Ws"))
+    turn(game, 0, 1, 0, FIELD)  # Bob's farmer in the same field
+    game.execute(ANN, PlaceTile(x=1, y=1, rotation=0))
+    game.execute(ANN, Deploy(location=FIELD, figure="barn"))
+    assert expected_step(game.state) == Decision("flock", ANN)  # the tile grew the shepherd's field
+    game.execute(ANN, hs.Flock(value="expand"))
+    assert [a.category for a in game.state.awards] == ["farm.barn-placed"]
+    assert standing(game) == [((1, 0, "Es+Se+Sw+Ws"), ANN)]
+    assert game.state.supply[BOB] == 7  # the farmer is home
+    field = game.state.board.graph.feature(game.state.board.at[(1, 1)].segment(FIELD))
+    assert sorted(k for _, _, k in field.figures) == ["barn", "shepherd"]
+    replay(game.pending)

@@ -60,9 +60,11 @@ def _counts(parts: Parts) -> tuple[int, int]:
 
 
 def _send_home(state: GameState, field: Feature) -> None:
-    """Every figure of the field but barns goes home (its farmers with their points already)."""
+    """Every figure of the field but barns and those that stay goes home (its farmers with their
+    points already)."""
     return_followers(state, field)
-    for kind in {k for _, _, k in field.figures if k != FIGURE}:
+    staying = state.tables.staying
+    for kind in {k for _, _, k in field.figures if k != FIGURE and k not in staying}:
         return_figures(state, field, kind)
 
 

@@ -344,6 +344,7 @@ class ShepherdPart(Part):
             follower=False,
             strength=0,
             rule="R-HS-5",
+            stays=True,
             look=FigureLook(
                 glyphs="mnopqr",
                 shape=Shape(tag="rect", width=10, height=16, fill=OWNER, stroke="#fff", stroke_width=2),
