@@ -346,7 +346,7 @@ class ShepherdPart(Part):
             rule="R-HS-5",
             stays=True,
             look=FigureLook(
-                glyphs="mnopqr",
+                glyphs="stuxyz",
                 shape=Shape(tag="rect", width=10, height=16, fill=OWNER, stroke="#fff", stroke_width=2),
             ),
         )
