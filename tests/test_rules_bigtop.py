@@ -454,3 +454,24 @@ def test_JCZ_BIGTOP_LARGE_the_large_follower_on_an_empty_space_of_the_tile_place
     assert bt.SPACE not in legal_deployments(off.state, "big")
     with pytest.raises(RuleViolation):
         off.execute(ANN, Deploy(location=bt.SPACE, figure="big"))
+
+
+# ----------------------------------------------------------------- R-BIGTOP-13: bridges
+
+
+def _bridge_over_acrobats(acrobat_up: bool) -> list[PlaceTile]:
+    """Ann's crossroads placements once Bob did or did not put an acrobat on the acrobat tile
+    south of the start: at (1, 1) the crossroads fits only with a bridge EW across that tile."""
+    game = played([ACROBATS_SOUTH], extra=("BA/RFr", "BA/RRRR", "BA/C"), expansions=("base", "bcb", "bigtop"))
+    game.execute(BOB, PlaceTile(x=-1, y=0, rotation=0))  # diagonal to the acrobat tile
+    game.execute(BOB, acrobat(0, 1) if acrobat_up else Pass())
+    return [c for c in legal_commands(game.state) if isinstance(c, PlaceTile) and (c.x, c.y) == (1, 1)]
+
+
+def test_R_BIGTOP_13_no_bridge_across_a_tile_whose_acrobat_space_holds_a_follower() -> None:
+    assert _bridge_over_acrobats(acrobat_up=True) == []
+
+
+def test_R_BIGTOP_13_an_empty_acrobat_space_lets_the_bridge_across() -> None:
+    found = _bridge_over_acrobats(acrobat_up=False)
+    assert found and all(c.bridge is not None and (c.bridge.x, c.bridge.y) == (0, 1) for c in found)
