@@ -67,11 +67,11 @@ class FigureKind(NamedTuple):
     rule: str = "R-BASE-4"  # the rule that lets it be deployed
     occupies: bool = False  # no follower, but it keeps followers off its feature
     look: FigureLook = FOLLOWER_LOOK
-    # A follower that may stand wherever the follower may (the large one, the ringmaster), where
-    # others have places of their own (the mayor's cities, the wagon's roads).
+    # A follower that may stand wherever the follower may, where others have places of their
+    # own (only cities, only roads).
     plain: bool = False
     # It leaves its feature by its own part's rules alone, never with the followers sent home
-    # (the shepherd stays on a field a barn takes, as its flock is still to score).
+    # (it stays where another part takes the feature over, as its own scoring is still to come).
     stays: bool = False
 
 
