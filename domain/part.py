@@ -289,6 +289,11 @@ class Part:
         of this part's stands there)."""
         return False
 
+    def holds_tile(self, state: GameState, pos: Pos) -> bool:
+        """Whether no part may lay a piece of its own across the placed tile at `pos` now (a
+        figure of this part stands on the tile where that piece would pass)."""
+        return False
+
     def keeps_off(self, state: GameState, pos: Pos) -> bool:
         """Whether another part's neutral figure may not step onto the tile at `pos`."""
         return False

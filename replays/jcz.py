@@ -35,7 +35,7 @@ from domain.expansions import SETS, start_tile_of
 from domain.moves import Decision, expected_step, may_pass
 from domain.readings import checked, rule_set, switch
 from domain.rules import RuleSet
-from domain.state import GameState
+from domain.state import GameState, Phase
 from domain.tiles import TILES
 from domain.turns import Chance
 from replays.jcz_format import (
@@ -268,6 +268,17 @@ def _parts_left_out(save: JczSave) -> tuple[str, ...]:
 # ---------------------------------------------------------------- replaying
 
 
+def _decided_apart(messages: Sequence[JczMessage], index: int) -> bool:
+    """Whether the COMMIT at `index` is followed by decisions and another COMMIT before any tile."""
+    following = messages[index + 1 :]
+    for n, message in enumerate(following):
+        if message.type == "PLACE_TILE":
+            return False
+        if message.type == "COMMIT":
+            return n > 0
+    return False
+
+
 @mypyc_attr(allow_interpreted_subclasses=True)  # callers subclass it
 class ReplayVisitor:
     """Hooks `replay_jcz` calls; they do nothing unless overridden."""
@@ -457,6 +468,12 @@ def replay_jcz(
             # A COMMIT with no tile since the last one closes a phase of JCloisterZone's own (a
             # set's own phase ended), not a turn part.
             if message.type == "COMMIT" and placed:
+                due = state.phase == Phase.PART_OVER and expected_step(state) is not None
+                if due and _decided_apart(save.replay, index):
+                    # The part scored, yet a decision of its own is still due (a figure moving
+                    # on after the scoring): JCloisterZone commits it apart, before any tile, and
+                    # what scores after it belongs to this turn part: it ends at that COMMIT.
+                    continue
                 hooks.committed(index, state)
             placed = placed and message.type != "COMMIT"
             continue

@@ -27,12 +27,13 @@ from domain.moves import expected_step, legal_commands, legal_deployments
 from domain.readings import rule_set
 from domain.replay import replay
 from domain.rules import RuleSet
-from domain.state import Phase
+from domain.state import GameState, Phase
 from domain.tiles import TILES
 from domain.turns import Chance
 from projections.svg import render_svg
 from projections.text import render_board
-from replays.jcz_draws import JczRandom, random_giving
+from replays.jcz import ReplayVisitor, read_jcz, replay_jcz
+from replays.jcz_draws import JczRandom, plan_draws, random_giving
 from replays.jcz_export import export_jcz, jcz_document
 from replays.sources import import_jcz
 from tests.reference import jcz_files, require
@@ -454,3 +455,48 @@ def test_JCZ_BIGTOP_LARGE_the_large_follower_on_an_empty_space_of_the_tile_place
     assert bt.SPACE not in legal_deployments(off.state, "big")
     with pytest.raises(RuleViolation):
         off.execute(ANN, Deploy(location=bt.SPACE, figure="big"))
+
+
+# ----------------------------------------------------------------- R-BIGTOP-13: bridges
+
+
+def _bridge_over_acrobats(acrobat_up: bool) -> list[PlaceTile]:
+    """Ann's crossroads placements once Bob did or did not put an acrobat on the acrobat tile
+    south of the start: at (1, 1) the crossroads fits only with a bridge EW across that tile."""
+    game = played([ACROBATS_SOUTH], extra=("BA/RFr", "BA/RRRR", "BA/C"), expansions=("base", "bcb", "bigtop"))
+    game.execute(BOB, PlaceTile(x=-1, y=0, rotation=0))  # diagonal to the acrobat tile
+    game.execute(BOB, acrobat(0, 1) if acrobat_up else Pass())
+    return [c for c in legal_commands(game.state) if isinstance(c, PlaceTile) and (c.x, c.y) == (1, 1)]
+
+
+def test_R_BIGTOP_13_no_bridge_across_a_tile_whose_acrobat_space_holds_a_follower() -> None:
+    assert _bridge_over_acrobats(acrobat_up=True) == []
+
+
+def test_R_BIGTOP_13_an_empty_acrobat_space_lets_the_bridge_across() -> None:
+    found = _bridge_over_acrobats(acrobat_up=False)
+    assert found and all(c.bridge is not None and (c.bridge.x, c.bridge.y) == (0, 1) for c in found)
+
+
+class _Commits(ReplayVisitor):
+    """The awards each turn part holds when the replay of a save ends it."""
+
+    def __init__(self) -> None:
+        self.parts: list[list[tuple[int, int, str]]] = []
+
+    def committed(self, index: int, state: GameState) -> None:
+        self.parts.append([(a.player, a.points, a.category) for a in state.awards])
+
+
+def test_R_BIGTOP_1_a_save_ends_the_part_after_the_wagon_so_the_big_top_scores_in_it(tmp_path: Path) -> None:
+    # JCloisterZone commits the wagon's move apart, after the part's first COMMIT; the big top
+    # leaves after the move, within the same turn part, and its score history says so.
+    steps: list[Step] = [("BT/frfr.bt", 1, 0, 0, Deploy(location="W", figure="wagon")), CIRCUS_WEST]
+    game = played(steps, expansions=("base", "am", "bigtop"), token=5)
+    game.execute(ANN, wg.MoveWagon(x=1, y=0, location="E"))
+    (tmp_path / "game.jcz").write_bytes(export_jcz(game.collect_events()))
+    loaded = read_jcz(tmp_path / "game.jcz")
+    visitor = _Commits()
+    replay_jcz(loaded, plan_draws(loaded).order, visitor)
+    assert len(visitor.parts) == 2  # Ann's circus, then Bob's with the wagon's move in it
+    assert (ANN, 5, "bigtop") in visitor.parts[1]

@@ -31,6 +31,7 @@ from domain.moves import Decision, expected_step
 from domain.readings import CHOICES, audit_variants, played_under, rule_set, switch
 from domain.replay import audit, replay
 from domain.rules import RuleSet
+from domain.sets import SET_CODES
 from domain.state import Phase
 from domain.tiles import TILES
 from replays.check import check_file
@@ -551,3 +552,27 @@ def test_a_bot_game_by_jcloisterzones_reading_exports_and_imports_as_the_same_ga
     saved = read_jcz(path)
     assert unsupported(saved) is None and jcz_rules(saved) == rules
     assert replay(events).state.scores == play_bot_game(3, 7, expansions=KR, rules=rules).state.scores
+
+
+def _ferried_game(on_board: bool) -> Game:
+    """A bot game (3 players, seed 17, base and the eleven later sets) in which a ferry move
+    reopens the road that took the Robber Baron with 4 tiles; later a part completes a 4-tile road."""
+    sets = ("base", *SET_CODES[8:])
+    return play_bot_game(3, 17, expansions=sets, rules=rule_set(**{**JCZ_READING, "kr_on_board": on_board}))
+
+
+def test_JCZ_KR_ON_BOARD_a_road_a_ferry_reopened_no_longer_holds_the_record() -> None:
+    # JCloisterZone compares with the roads complete now: the reopened 4-tile road counts no
+    # more, so the later 4-tile road is the largest and takes the card.
+    assert holder(_ferried_game(True).state, ROBBER) == 2
+
+
+def test_JCZ_KR_ON_BOARD_off_the_largest_completed_so_far_holds_the_record() -> None:
+    # R-KR-3: a road only as large as the largest completed so far moves nothing.
+    assert holder(_ferried_game(False).state, ROBBER) == 1
+
+
+def test_JCZ_KR_ON_BOARD_is_jcloisterzones_reading_and_the_audit_flips_it() -> None:
+    assert JCZ_READING["kr_on_board"] is True
+    assert switch(RuleSet(), "kr_on_board") is False
+    assert "JCZ-KR-ON-BOARD=on" in audit_variants(RuleSet(), {KING, ROBBER})

@@ -412,6 +412,11 @@ class AcrobatsPart(Part):
     def start(self, state: GameState, event: ev.GameStarted) -> None:
         state.ext[ACROBATS] = Spaces()
 
+    def holds_tile(self, state: GameState, pos: Pos) -> bool:
+        """No bridge across a tile whose acrobat space holds a follower (R-BIGTOP-13)."""
+        at = spaces(state).at.get(pos)
+        return at is not None and bool(state.board.graph.feature(at).figures)
+
     def tile_placed(self, state: GameState, placed: object) -> None:
         tile = state.placed
         assert tile is not None

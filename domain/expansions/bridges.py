@@ -11,7 +11,6 @@ from __future__ import annotations
 from typing import Final, Literal
 
 from domain import events as ev
-from domain.board import Board
 from domain.commands import BridgeSpot, Command, Pass, PlaceTile
 from domain.errors import RuleViolation
 from domain.events import Event
@@ -132,10 +131,14 @@ def needs(tile_type: TileType, constraint: int) -> tuple[tuple[int, str, int], .
     return found
 
 
-def allowed(board: Board, axes: dict[Pos, str], pos: Pos, axis: str) -> bool:
+def allowed(state: GameState, axes: dict[Pos, str], pos: Pos, axis: str) -> bool:
     """A bridge on the placed tile at `pos`: both ends on field, no other bridge, each end
-    facing a road or an empty space (R-BRIDGE-3, R-BRIDGE-4)."""
+    facing a road or an empty space (R-BRIDGE-3, R-BRIDGE-4), and no other part's figure in the
+    way (`Part.holds_tile`: an occupied acrobat space, R-BIGTOP-13)."""
     if pos in axes:
+        return False
+    board = state.board
+    if any(part.holds_tile(state, pos) for part in state.hooks["holds_tile"]):
         return False
     placed = board.at[pos]
     for edge in AXES[axis]:
@@ -147,7 +150,7 @@ def allowed(board: Board, axes: dict[Pos, str], pos: Pos, axis: str) -> bool:
     return True
 
 
-def spot_for(board: Board, axes: dict[Pos, str], pos: Pos, axis: str, edge: int) -> Spot | None:
+def spot_for(state: GameState, axes: dict[Pos, str], pos: Pos, axis: str, edge: int) -> Spot | None:
     """Whether the bridge `needs` names can be laid: on the new tile along `axis`, or on the
     neighbour across `edge`."""
     if axis:  # checked against the neighbours already, through the constraint
@@ -156,7 +159,7 @@ def spot_for(board: Board, axes: dict[Pos, str], pos: Pos, axis: str, edge: int)
     # yet, so the end facing it counts as facing an empty space; its road meets it.
     q = neighbour(pos, edge)
     axis = "NS" if edge in (N, S) else "EW"
-    return (q[0], q[1], axis) if allowed(board, axes, q, axis) else None
+    return (q[0], q[1], axis) if allowed(state, axes, q, axis) else None
 
 
 def fix(state: GameState, held: TileType, pos: Pos, rotation: int) -> Spot | None:
@@ -167,7 +170,7 @@ def fix(state: GameState, held: TileType, pos: Pos, rotation: int) -> Spot | Non
         return None
     for r, axis, edge in needs(held, constraint):
         if r == rotation:
-            return spot_for(board, bridges(state).axis, pos, axis, edge)
+            return spot_for(state, bridges(state).axis, pos, axis, edge)
     return None
 
 
@@ -187,7 +190,7 @@ def spots(state: GameState) -> list[Spot]:
     found: list[Spot] = []
     for q in (pos, *around):
         if q in board.at:
-            found.extend((q[0], q[1], axis) for axis in AXES if allowed(board, axes, q, axis))
+            found.extend((q[0], q[1], axis) for axis in AXES if allowed(state, axes, q, axis))
     return found
 
 
@@ -282,7 +285,7 @@ class BridgesPart(Part):
             if wanted:
                 for pos in positions:
                     for rotation, axis, edge in wanted:
-                        spot = spot_for(board, axes, pos, axis, edge)
+                        spot = spot_for(state, axes, pos, axis, edge)
                         if spot is not None:
                             bridge = BridgeSpot(x=spot[0], y=spot[1], axis=spot[2])  # type: ignore[arg-type]
                             command = PlaceTile(x=pos[0], y=pos[1], rotation=rotation, bridge=bridge)

@@ -45,6 +45,11 @@ class KingRobberOptions(Options, frozen=True, kw_only=True, forbid_unknown_field
     10 a card (V-KR-10-20), 15 a card and 40 both (V-KR-15-40), or 1 a city (road) completed
     while the card is held (V-KR-CONTINUOUS)."""
 
+    kr_on_board: bool = False
+    """JCZ-KR-ON-BOARD: a part's feature takes the card when it is larger than every feature of
+    its kind complete on the board now (less the part's own), not than the largest completed so
+    far (R-KR-2): a road a ferry reopened or split no longer counts at its old size."""
+
 
 class Card:
     """One card: who holds it, and the size of the largest feature of its kind completed so far."""
@@ -75,6 +80,15 @@ def scoring(state: GameState) -> Scoring:
         options = KING_PART.options_of(state.rules)
     assert isinstance(options, KingRobberOptions)
     return options.king_robber_scoring
+
+
+def _on_board(state: GameState) -> bool:
+    """Whether JCZ-KR-ON-BOARD is on (the King's part's switch, read when it is out of play too)."""
+    options = state.options.get(KING)
+    if options is None:
+        options = KING_PART.options_of(state.rules)
+    assert isinstance(options, KingRobberOptions)
+    return options.kr_on_board
 
 
 def size(feature: Feature) -> int:
@@ -117,6 +131,11 @@ class BiggestFeature(Part):
         if own.holder is not None and scoring(state) == "continuous":
             credit(state, own.holder, n, self.name, "V-KR-CONTINUOUS", ((self.counted, n),), -1, version)
         largest = max(size(f) for f in completed)
+        if _on_board(state):  # JCZ-KR-ON-BOARD
+            own.record = max(
+                (size(f) for f in completed_features(state, self.kind) if all(f is not c for c in completed)),
+                default=0,
+            )
         if largest > own.record:  # a tie moves nothing
             own.holder = state.current
             own.record = largest
@@ -147,6 +166,7 @@ class BiggestFeature(Part):
 
 class KingPart(BiggestFeature):
     options = KingRobberOptions
+    switches = {"JCZ-KR-ON-BOARD": "kr_on_board"}
     choices = {
         rule: ("king_robber_scoring", how) for how, rule in SCORING_RULES.items() if how != "per-feature"
     }
@@ -159,7 +179,7 @@ class KingPart(BiggestFeature):
     def readings(self, options: Options) -> dict[str, Options]:
         """Each other way of scoring the cards, named by its rule or reading (V-KR-*)."""
         assert isinstance(options, KingRobberOptions)
-        return {
+        return super().readings(options) | {
             SCORING_RULES[how]: msgspec.structs.replace(options, king_robber_scoring=how)
             for how in SCORINGS
             if how != options.king_robber_scoring

@@ -19,6 +19,7 @@ class KingRobber(JczSet):
         (_RULE, "15/40"): {"king_robber_scoring": "15-40"},  # V-KR-15-40
         (_RULE, "continuously"): {"king_robber_scoring": "continuous"},  # V-KR-CONTINUOUS
     }
+    reading = {"kr_on_board": True}  # JCZ-KR-ON-BOARD
     score_names = {"king": "king", "robber": "robber", "king+robber": "king+robber"}
     final_only = frozenset({"king", "robber", "king+robber"})
 
