@@ -22,7 +22,7 @@ from domain.bots import play_bot_game
 from domain.commands import Command, Deploy, Pass, PlaceTile
 from domain.errors import RuleViolation
 from domain.events import Event
-from domain.expansions import bigtop as bt, wagon as wg
+from domain.expansions import bigtop as bt, bridges as br, wagon as wg
 from domain.moves import expected_step, legal_commands, legal_deployments
 from domain.readings import rule_set
 from domain.replay import replay
@@ -454,3 +454,18 @@ def test_JCZ_BIGTOP_LARGE_the_large_follower_on_an_empty_space_of_the_tile_place
     assert bt.SPACE not in legal_deployments(off.state, "big")
     with pytest.raises(RuleViolation):
         off.execute(ANN, Deploy(location=bt.SPACE, figure="big"))
+
+
+@pytest.mark.parametrize("jcz", [True, False])
+def test_JCZ_BIGTOP_BRIDGE_an_acrobat_space_under_a_bridge_takes_no_follower(jcz: bool) -> None:
+    """JCloisterZone keeps followers off an acrobat space whose tile holds a bridge (a judged
+    all-sets game, 5 players seed 35, refused one deployed there); off, the bridge changes nothing."""
+    rules = rule_set(acrobats_not_under_bridge=jcz)
+    game = played([], extra=("BT/ffff.ac", "BA/C"), expansions=("base", "bcb", "bigtop"), rules=rules)
+    game.execute(ANN, PlaceTile(x=0, y=1, rotation=0))
+    assert bt.SPACE in legal_deployments(game.state, "follower")
+    game.execute(ANN, br.PlaceBridge(x=0, y=1, axis="EW"))
+    assert (bt.SPACE in legal_deployments(game.state, "follower")) is not jcz
+    if jcz:
+        with pytest.raises(RuleViolation):
+            game.execute(ANN, Deploy(location=bt.SPACE))

@@ -353,6 +353,7 @@ def _score_pyramid(state: GameState, feature: Feature, rule: str, version: int, 
 
 
 PORTAL: Final = "portal"  # a magic portal's tile tag, and its part (Princess & Dragon)
+BRIDGES: Final = "bridges"  # the bridges' part (Bridges, Castles & Bazaars): its axis on each bridged tile
 LARGE: Final = "big"  # the large follower (Inns & Cathedrals), as JCZ-BIGTOP-LARGE lets it up
 
 
@@ -365,17 +366,32 @@ class AcrobatsOptions(Options, frozen=True, kw_only=True, forbid_unknown_fields=
     the tile, while it lets only the plain follower join a pyramid or climb from a tile around.
     Off: only the plain follower goes on an acrobat space (R-BIGTOP-8)."""
 
+    acrobats_not_under_bridge: bool = False
+    """JCZ-BIGTOP-BRIDGE: an acrobat space on a tile holding a bridge takes no follower, neither
+    from that tile nor from one around, and its pyramid, full, is not offered to be scored; the end
+    still scores it. Off: a bridge changes nothing for the acrobats (R-BIGTOP-8, R-BIGTOP-10)."""
+
 
 def _acro_settings(state: GameState) -> AcrobatsOptions:
     found: AcrobatsOptions = part_options(state, ACROBATS)
     return found
 
 
+def _closed(state: GameState, pos: Pos) -> bool:
+    """JCZ-BIGTOP-BRIDGE: the acrobat space at `pos` is out of play while a bridge is on its tile."""
+    if not _acro_settings(state).acrobats_not_under_bridge or not state.has(BRIDGES):
+        return False
+    return pos in state.ext[BRIDGES].axis
+
+
 class AcrobatsPart(Part):
     name = ACROBATS
     rank = 45
     options = AcrobatsOptions
-    switches = {"JCZ-BIGTOP-LARGE": "acrobats_large_follower"}
+    switches = {
+        "JCZ-BIGTOP-LARGE": "acrobats_large_follower",
+        "JCZ-BIGTOP-BRIDGE": "acrobats_not_under_bridge",
+    }
     events = (AcrobatsScored,)
     commands = (ScoreAcrobats,)
     rules_of = {AcrobatsScored: "R-BIGTOP-10"}
@@ -419,7 +435,7 @@ class AcrobatsPart(Part):
             spaces(state).at[tile.pos] = tile.segment(SPACE)
 
     def _room(self, state: GameState, pos: Pos) -> bool:
-        return len(pyramid(state, pos).figures) < PYRAMID
+        return len(pyramid(state, pos).figures) < PYRAMID and not _closed(state, pos)
 
     def extra_places(self, state: GameState, figure: str) -> list[str]:
         """The acrobat space of the tile just placed, for a follower of the core's while the
@@ -456,7 +472,7 @@ class AcrobatsPart(Part):
         return [
             ScoreAcrobats(x=pos[0], y=pos[1])
             for pos in sorted(spaces(state).at)
-            if len(pyramid(state, pos).figures) >= PYRAMID
+            if len(pyramid(state, pos).figures) >= PYRAMID and not _closed(state, pos)
         ]
 
     def decide(self, state: GameState, player: int, command: Command, step: str) -> list[Event]:
