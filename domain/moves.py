@@ -189,6 +189,11 @@ def tile_blocked(state: GameState, pos: tuple[int, int]) -> bool:
     return any(part.blocks_tile(state, pos) for part in state.hooks["blocks_tile"])
 
 
+def tile_spanned(state: GameState, pos: tuple[int, int]) -> bool:
+    """Whether a part's piece lies across the tile at `pos` (a part says so)."""
+    return any(part.spans_tile(state, pos) for part in state.hooks["spans_tile"])
+
+
 def kept_off(state: GameState, pos: tuple[int, int], mover: Part) -> bool:
     """Whether a part keeps `mover`'s neutral figure off the tile at `pos`."""
     return any(part.keeps_off(state, pos) for part in state.hooks["keeps_off"] if part is not mover)

@@ -294,6 +294,10 @@ class Part:
         figure of this part stands on the tile where that piece would pass)."""
         return False
 
+    def spans_tile(self, state: GameState, pos: Pos) -> bool:
+        """Whether a piece of this part's lies across the tile at `pos`, over its features."""
+        return False
+
     def keeps_off(self, state: GameState, pos: Pos) -> bool:
         """Whether another part's neutral figure may not step onto the tile at `pos`."""
         return False

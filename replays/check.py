@@ -173,6 +173,12 @@ class _Checker(ReplayVisitor):
         )
         self.part = 0  # next turn part of the score history
         self.awards_seen = 0
+        # A turn part committed but not compared yet: (the COMMIT's index, our count of the part).
+        # JCloisterZone's phases after a turn part's COMMIT (the scoring, then the sets' own: a
+        # figure moved on, a token drawn and scored, …) run before its next turn part opens, and
+        # one that asks a player and is declined takes no COMMIT of its own: what our engine
+        # scores before it opens its next part belongs to the part committed (`Award.part`).
+        self.closing: tuple[int, int] | None = None
         names = ["draws"] if oracle and oracle.natural and oracle.draws is not None else []
         if oracle:
             names += ["legal placements", "scores", "final points"]
@@ -198,6 +204,7 @@ class _Checker(ReplayVisitor):
     def placement(self, index: int, state: GameState, *, aside: bool = False) -> None:
         if self.oracle is None:
             return
+        self._settle(state)
         decision = self.decisions.pop(index, None)
         if aside and decision is None:
             # JCloisterZone lists the placement it offers again when another action is taken
@@ -257,23 +264,36 @@ class _Checker(ReplayVisitor):
     def committed(self, index: int, state: GameState) -> None:
         if self.oracle is None:
             return
-        parts = self.parts
-        # Most turn parts score nothing, on either side: nothing to compare.
-        if len(state.awards) == self.awards_seen and self.part < len(parts) and not parts[self.part].scores:
-            self.part += 1
-            return
+        self._settle(state)
         # Our engine may already have begun the next turn part (its tile drawn, what a set gives
         # as a turn opens given): what that part scored belongs to JCloisterZone's next part.
         begun = state.phase in (Phase.PLACE, Phase.DISCARDED)
-        done = state.part_count - 1 if begun else state.part_count
+        self.closing = (index, state.part_count - 1 if begun else state.part_count)
+        self._settle(state)
+
+    def _settle(self, state: GameState, *, ended: bool = False) -> None:
+        """Compares the turn part committed last once our engine has closed it: a later part begun,
+        the game over, or the replay ended (`ended`). Until then a decision JCloisterZone asks
+        for in a phase after the COMMIT (a set's figure moved on) may still score for that part."""
+        if self.closing is None:
+            return
+        index, done = self.closing
+        if not ended and state.part_count <= done and state.phase != Phase.OVER:
+            return
+        self.closing = None
+        parts = self.parts
         fresh = state.awards[self.awards_seen :]
         taken = next((i for i, a in enumerate(fresh) if a.part > done), len(fresh))
+        # Most turn parts score nothing, on either side: nothing to compare.
+        if not taken and self.part < len(parts) and not parts[self.part].scores:
+            self.part += 1
+            return
         self.awards_seen += taken
         # Some of the sets' payments move points, but JCZ records them as events of their own, not
         # as scores of the turn part (`JczSet.not_scores`): only the totals count them.
         awards = [a for a in fresh[:taken] if a.category not in NOT_SCORES]
         mine = sorted(_award_key(a) for a in awards if not a.final)
-        if self.part >= len(self.parts):
+        if self.part >= len(parts):
             raise _Differs(
                 Disagreement(
                     what="scores",
@@ -283,7 +303,7 @@ class _Checker(ReplayVisitor):
                     theirs="no more turn parts",
                 )
             )
-        part = self.parts[self.part]
+        part = parts[self.part]
         self.part += 1
         # Several scores in one turn part come in no meaningful order (oracle README): compared
         # as multisets, sorted.
@@ -308,6 +328,7 @@ class _Checker(ReplayVisitor):
                 self._assertion(state, sentence)
 
     def _finish_oracle(self, state: GameState, oracle: JczOracle) -> None:
+        self._settle(state, ended=True)
         if self.decisions:
             index = min(self.decisions)
             decision = self.decisions[index]

@@ -12,9 +12,15 @@ import pytest
 from typer.testing import CliRunner
 
 from carc.cli import app
-from domain.commands import PlaceTile
+from domain.aggregate import Game
+from domain.commands import Deploy, Pass, PlaceTile
+from domain.events import Event
+from domain.expansions import bigtop as bt, wagon as wg
+from domain.moves import expected_step, legal_placements
+from domain.state import Phase
+from domain.turns import Chance
 from replays.check import _Checker, _Differs, check_file, jcz_paths
-from replays.jcz import JczError, jcz_rules, read_jcz, replay_jcz, unsupported
+from replays.jcz import JczDecision, JczError, jcz_rules, read_jcz, replay_jcz, unsupported
 from replays.jcz_draws import plan_draws
 from tests.helpers import scenario
 from tests.jcz_saves import TWO_TURNS, commit, decode, place, save, write
@@ -213,6 +219,63 @@ def test_a_changed_score_is_found_in_its_turn_part(tmp_path: Path) -> None:
     d = result.disagreement
     assert result.verdict == "disagrees" and d is not None
     assert (d.what, d.turn) == ("scores", part["turn"])
+
+
+def _token_of_five(state: object, chance: Chance) -> Event:
+    return next(e for e in chance.outcomes if isinstance(e, bt.AnimalRevealed) and e.points == 5)
+
+
+@pytest.mark.parametrize(("big_top", "agrees"), [(5, True), (6, False)])
+def test_what_scores_after_a_turn_parts_commit_while_a_wagon_moves_belongs_to_that_part(
+    big_top: int, agrees: bool
+) -> None:
+    """JCloisterZone's phases after a turn part's COMMIT (the scoring, a wagon's move, then the big
+    top's token) run before its next turn part opens (a COMMIT that confirms a wagon's move closes
+    no turn part; a wagon that stays takes none): the big top's token scored after the wagon's
+    move is that part's, not the next one's."""
+    # Ann's wagon on the road Bob's circus completes (road 3); it moves on, then the big top
+    # leaves Ann's circus and its token (5) counts her wagon: all of it Bob's turn part.
+    game = Game.start(
+        ("Ann", "Bob"), ["BT/frfr.bt", "BT/crfr.bt", "BA/C"], expansions=("base", "am", "bigtop")
+    )
+    game.roll = _token_of_five
+    state = game.state
+    history = [
+        {"turn": 1, "player": 0, "tiles": ["BT/frfr.bt"]},
+        {
+            "turn": 2,
+            "player": 1,
+            "tiles": ["BT/crfr.bt"],
+            "scores": [
+                {"player": 0, "points": 3, "name": "road"},
+                {"player": 0, "points": big_top, "name": "bigtop"},
+            ],
+        },
+    ]
+    oracle = {"final_points": [0, 0], "score_history": history, "decisions": []}
+    checker = _Checker(decode({**save([]), "oracle": oracle}))
+    game.execute(0, PlaceTile(x=1, y=0, rotation=0))
+    game.execute(0, Deploy(location="W", figure="wagon"))
+    checker.committed(2, state)
+    game.execute(1, PlaceTile(x=-1, y=0, rotation=0))
+    game.execute(1, Pass())
+    waiting = expected_step(state)
+    assert (state.phase, waiting and waiting.step) == (Phase.PART_OVER, "wagon")
+    checker.committed(5, state)  # the road scored, the wagon still to move: nothing compared yet
+    assert checker.part == 1
+    game.execute(0, wg.MoveWagon(x=1, y=0, location="E"))
+    assert [(a.category, a.points) for a in state.awards] == [("road", 3), ("bigtop", 5)]
+    decision = {"index": 7, "player": 0, "tile": "BA/C", "placements": sorted(legal_placements(state))}
+    checker.decisions = {7: msgspec.convert(decision, JczDecision)}
+    if agrees:
+        checker.placement(7, state)  # the next part's tile: Bob's part is closed and compared
+        assert checker.part == 2
+        return
+    with pytest.raises(_Differs) as raised:
+        checker.placement(7, state)
+    d = raised.value.disagreement
+    assert (d.what, d.turn, d.decision) == ("scores", 2, 5)
+    assert (d.ours, d.theirs) == ("seat 0 road 3, seat 0 bigtop 5", "seat 0 road 3, seat 0 bigtop 6")
 
 
 @pytest.mark.parametrize(("turn", "verdict"), [({"tiles": []}, "agrees"), ({}, "disagrees")])

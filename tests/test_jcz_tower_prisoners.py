@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from types import SimpleNamespace
+from typing import Any, cast
 
 import msgspec
 
@@ -25,7 +26,8 @@ from domain.state import GameState, Phase
 from replays.check import check_file, score_name
 from replays.jcz import JCZ_READING, ReplayVisitor, read_jcz, replay_jcz
 from replays.jcz_draws import plan_draws
-from replays.jcz_export import export_jcz
+from replays.jcz_export import MeepleIds, Writer, export_jcz
+from replays.jcz_sets.tower import MAPPING as TOWER
 from replays.sources import import_jcz
 
 ANN, BOB, CARL = 0, 1, 2
@@ -159,3 +161,28 @@ def test_R_TOWER_6_an_exchange_frees_the_capturers_follower_taken_first(tmp_path
             {"pointer": {"position": [0, 3], "location": "S", "feature": "City"}, "meepleId": "1.small.1"},
         ),
     ]
+
+
+def test_R_TOWER_5_ones_own_follower_taken_goes_home_under_the_id_the_capture_names() -> None:
+    """Two of Ann's followers in one place (a corn circle's second one, say): the CAPTURE_FOLLOWER
+    of her own names the first that came there, and JCloisterZone sends that one home; the other
+    stays. The export kept the first out and sent the second home, so its next DEPLOY_MEEPLE named
+    a follower JCloisterZone still had on the board (a judged all-sets game, seed 37, refused)."""
+    game = Game.start(("Ann", "Bob"), ["BA/RFr"], expansions=("base", "tower"), rules=JCZ_RULES)
+    ids = MeepleIds(game.state)
+    spot = (1, 0, "E+W")
+    assert [ids.take(ANN, "follower", spot), ids.take(ANN, "follower", spot)] == ["0.small.1", "0.small.2"]
+    assert ids.at(ANN, "follower", spot) == "0.small.1"  # what the capture's message names
+    captured = tw.FollowerCaptured(
+        originator_id=game.state.id,
+        originator_version=1,
+        player=ANN,
+        x=1,
+        y=0,
+        location="E+W",
+        owner=ANN,
+        figure="follower",
+    )
+    TOWER.moved(cast(Writer, SimpleNamespace(ids=ids)), captured)
+    assert ids.at(ANN, "follower", spot) == "0.small.2"  # still there
+    assert ids.take(ANN, "follower", (2, 0, "N")) == "0.small.1"  # home again, deployed next

@@ -22,8 +22,8 @@ from domain.bots import play_bot_game
 from domain.commands import Command, Deploy, Pass, PlaceTile
 from domain.errors import RuleViolation
 from domain.events import Event
-from domain.expansions import bigtop as bt, wagon as wg
-from domain.moves import expected_step, legal_commands, legal_deployments
+from domain.expansions import bigtop as bt, bridges as br, fairy as fy, wagon as wg
+from domain.moves import expected_step, legal_commands, legal_deployments, legal_placements
 from domain.readings import rule_set
 from domain.replay import replay
 from domain.rules import RuleSet
@@ -500,3 +500,36 @@ def test_R_BIGTOP_1_a_save_ends_the_part_after_the_wagon_so_the_big_top_scores_i
     replay_jcz(loaded, plan_draws(loaded).order, visitor)
     assert len(visitor.parts) == 2  # Ann's circus, then Bob's with the wagon's move in it
     assert (ANN, 5, "bigtop") in visitor.parts[1]
+@pytest.mark.parametrize("jcz", [True, False])
+def test_JCZ_BIGTOP_BRIDGE_an_acrobat_space_under_a_bridge_takes_no_follower(jcz: bool) -> None:
+    """JCloisterZone keeps followers off an acrobat space whose tile holds a bridge (a judged
+    all-sets game, 5 players seed 35, refused one deployed there); off, the bridge changes nothing."""
+    rules = rule_set(acrobats_not_under_bridge=jcz)
+    game = played([], extra=("BT/ffff.ac", "BA/C"), expansions=("base", "bcb", "bigtop"), rules=rules)
+    game.execute(ANN, PlaceTile(x=0, y=1, rotation=0))
+    assert bt.SPACE in legal_deployments(game.state, "follower")
+    game.execute(ANN, br.PlaceBridge(x=0, y=1, axis="EW"))
+    assert (bt.SPACE in legal_deployments(game.state, "follower")) is not jcz
+    if jcz:
+        with pytest.raises(RuleViolation):
+            game.execute(ANN, Deploy(location=bt.SPACE))
+
+
+@pytest.mark.parametrize("jcz", [True, False])
+def test_JCZ_FAIRY_PYRAMID_the_fairy_by_an_acrobat_counts_each_follower_of_whoever_starts_a_turn(
+    jcz: bool,
+) -> None:
+    """Ann's fairy stands by her acrobat on a pyramid Bob climbed too: as his turn starts,
+    JCloisterZone gives Bob 1 for his follower there (a judged all-sets game, 3 players seed 37);
+    off, the fairy gives her follower's owner alone (R-PD-5)."""
+    rules = rule_set(fairy_pyramid_counts=jcz)
+    pile = ["BT/ffff.ac", "BT/ffff.ac", "BA/C", "BA/C", "BA/C"]
+    game = Game.start(("Ann", "Bob"), pile, expansions=("base", "pd", "bigtop"), rules=rules)
+    game.execute(ANN, PlaceTile(x=0, y=1, rotation=0))
+    game.execute(ANN, Deploy(location=bt.SPACE))
+    game.execute(BOB, PlaceTile(x=1, y=1, rotation=0))
+    game.execute(BOB, acrobat(0, 1))
+    x, y, rotation = legal_placements(game.state)[0]
+    game.execute(ANN, PlaceTile(x=x, y=y, rotation=rotation))
+    game.execute(ANN, fy.MoveFairy(x=0, y=1, location=bt.SPACE))
+    assert scored(game) == ([(BOB, 1, "fairy.turn")] if jcz else [])

@@ -26,7 +26,7 @@ from domain.errors import RuleViolation
 from domain.events import Event
 from domain.features import Feature
 from domain.geometry import Pos
-from domain.moves import unoccupied_locations
+from domain.moves import tile_spanned, unoccupied_locations
 from domain.part import FigureKind, Part, ext, part_options
 from domain.rules import Options
 from domain.scoring import Parts
@@ -365,17 +365,30 @@ class AcrobatsOptions(Options, frozen=True, kw_only=True, forbid_unknown_fields=
     the tile, while it lets only the plain follower join a pyramid or climb from a tile around.
     Off: only the plain follower goes on an acrobat space (R-BIGTOP-8)."""
 
+    acrobats_not_under_bridge: bool = False
+    """JCZ-BIGTOP-BRIDGE: an acrobat space on a tile holding a bridge takes no follower, neither
+    from that tile nor from one around, and its pyramid, full, is not offered to be scored; the end
+    still scores it. Off: a bridge changes nothing for the acrobats (R-BIGTOP-8, R-BIGTOP-10)."""
+
 
 def _acro_settings(state: GameState) -> AcrobatsOptions:
     found: AcrobatsOptions = part_options(state, ACROBATS)
     return found
 
 
+def _closed(state: GameState, pos: Pos) -> bool:
+    """JCZ-BIGTOP-BRIDGE: the acrobat space at `pos` is out of play while a bridge is on its tile."""
+    return _acro_settings(state).acrobats_not_under_bridge and tile_spanned(state, pos)
+
+
 class AcrobatsPart(Part):
     name = ACROBATS
     rank = 45
     options = AcrobatsOptions
-    switches = {"JCZ-BIGTOP-LARGE": "acrobats_large_follower"}
+    switches = {
+        "JCZ-BIGTOP-LARGE": "acrobats_large_follower",
+        "JCZ-BIGTOP-BRIDGE": "acrobats_not_under_bridge",
+    }
     events = (AcrobatsScored,)
     commands = (ScoreAcrobats,)
     rules_of = {AcrobatsScored: "R-BIGTOP-10"}
@@ -424,7 +437,7 @@ class AcrobatsPart(Part):
             spaces(state).at[tile.pos] = tile.segment(SPACE)
 
     def _room(self, state: GameState, pos: Pos) -> bool:
-        return len(pyramid(state, pos).figures) < PYRAMID
+        return len(pyramid(state, pos).figures) < PYRAMID and not _closed(state, pos)
 
     def extra_places(self, state: GameState, figure: str) -> list[str]:
         """The acrobat space of the tile just placed, for a follower of the core's while the
@@ -461,7 +474,7 @@ class AcrobatsPart(Part):
         return [
             ScoreAcrobats(x=pos[0], y=pos[1])
             for pos in sorted(spaces(state).at)
-            if len(pyramid(state, pos).figures) >= PYRAMID
+            if len(pyramid(state, pos).figures) >= PYRAMID and not _closed(state, pos)
         ]
 
     def decide(self, state: GameState, player: int, command: Command, step: str) -> list[Event]:

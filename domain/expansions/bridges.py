@@ -234,6 +234,9 @@ class BridgesPart(Part):
 
     mark_styles = {"bridge": MarkStyle(shape=Shape(tag="line", fill=None, stroke="#7a4a1c", stroke_width=8))}
 
+    def spans_tile(self, state: GameState, pos: Pos) -> bool:
+        return pos in bridges(state).axis
+
     def start(self, state: GameState, event: ev.GameStarted) -> None:
         state.ext[NAME] = Bridges(len(event.players))
 

@@ -24,6 +24,7 @@ NAME: Final = "fairy"
 TURN: Final = "fairy.turn"  # the award categories, named as JCloisterZone names them
 COMPLETED: Final = "fairy.completed"
 ON_TILE: Final = "tile"  # V-FAIRY-ON-TILE: the location of a fairy standing on a whole tile
+PYRAMID: Final = "acrobats"  # the location of an acrobat space (Under the Big Top), a pyramid of followers
 
 Spot = tuple[int, int, str, int, str]  # x, y, location, player, figure: the follower it stands by
 
@@ -145,7 +146,15 @@ def turn_points(state: GameState, player: int) -> int:
 def _points(state: GameState, by: Spot, player: int) -> int:
     if by[2] == ON_TILE:
         return len(_figures_on(state, by[:2], player))
+    if by[2] == PYRAMID and _settings(state).fairy_pyramid_counts:
+        return _on_pyramid(state, by, player)
     return 1 if by[3] == player else 0
+
+
+def _on_pyramid(state: GameState, by: Spot, player: int) -> int:
+    """JCZ-FAIRY-PYRAMID: the player's followers on the pyramid she stands by."""
+    placed = state.board.at[(by[0], by[1])]
+    return sum(owner == player for owner, _, _ in state.board.graph.feature(placed.segment(PYRAMID)).figures)
 
 
 class FairyOptions(Options, frozen=True, kw_only=True, forbid_unknown_fields=True):
@@ -154,6 +163,11 @@ class FairyOptions(Options, frozen=True, kw_only=True, forbid_unknown_fields=Tru
     fairy_on_tile: bool = False
     """V-FAIRY-ON-TILE: the fairy goes onto a tile holding a follower of the player, not beside
     one follower (R-PD-5); JCloisterZone's `fairy-placement` = on-tile."""
+
+    fairy_pyramid_counts: bool = False
+    """JCZ-FAIRY-PYRAMID: beside a follower on an acrobat pyramid, the fairy gives whoever starts a
+    turn 1 point for each of their followers on that pyramid, her follower's owner or not, as
+    JCloisterZone counts. Off: 1 to her follower's owner alone (R-PD-5)."""
 
 
 def _settings(state: GameState) -> FairyOptions:
@@ -165,7 +179,7 @@ class FairyPart(Part):
     name = NAME
     rank = 170
     options = FairyOptions
-    switches = {"V-FAIRY-ON-TILE": "fairy_on_tile"}
+    switches = {"V-FAIRY-ON-TILE": "fairy_on_tile", "JCZ-FAIRY-PYRAMID": "fairy_pyramid_counts"}
     events = (FairyMoved,)
     commands = (MoveFairy,)
     command_steps = {MoveFairy: (("action",), "R-PD-5")}
@@ -212,7 +226,7 @@ class FairyPart(Part):
             return
         points = _points(state, by, state.current)
         if points:
-            rule = "V-FAIRY-ON-TILE" if by[2] == ON_TILE else "R-PD-5"
+            rule = {ON_TILE: "V-FAIRY-ON-TILE", PYRAMID: "JCZ-FAIRY-PYRAMID"}.get(by[2], "R-PD-5")
             credit(state, state.current, points, TURN, rule, (("fairy", points),), -1, state.version)
 
     def turn_points(self, state: GameState, player: int) -> int:

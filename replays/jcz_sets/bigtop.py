@@ -52,7 +52,10 @@ class BigTop(JczSet):
         "acrobats": Element(part=ACROBATS),
     }
     figures = {"ringmaster": "ringmaster"}
-    reading = {"acrobats_large_follower": True}  # JCZ-BIGTOP-LARGE
+    reading = {
+        "acrobats_large_follower": True,
+        "acrobats_not_under_bridge": True,
+    }  # JCZ-BIGTOP-LARGE, -BRIDGE
     score_names = {BIG_TOP: "bigtop", RINGMASTER: "ringmaster", ACROBATS: "acrobats"}
     final_only = frozenset({BIG_TOP, RINGMASTER, ACROBATS})  # never `.incomplete`
 

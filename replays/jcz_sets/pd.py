@@ -44,6 +44,7 @@ class PrincessDragon(JczSet):
         ("dragon-move", "before-scoring"): {"dragon_after_scoring": False},
         ("dragon-move", "after-scoring"): {"dragon_after_scoring": True},  # V-DRAGON-AFTER-SCORING
     }
+    reading = {"fairy_pyramid_counts": True}  # JCZ-FAIRY-PYRAMID
     score_names = {"fairy.turn": "fairy.turn", "fairy.completed": "fairy.completed"}
     final_only = frozenset({"fairy.turn", "fairy.completed"})
 

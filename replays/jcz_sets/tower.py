@@ -133,6 +133,10 @@ class Tower(JczSet):
         ids = writer.ids
         if isinstance(event, FollowerCaptured) and event.owner != event.player:
             ids.move(event.owner, event.figure, (event.x, event.y, event.location), (PRISON, event.player))
+        elif isinstance(event, FollowerCaptured):
+            # One's own follower goes home (R-TOWER-5): the one the message named, the first that
+            # came there, while another of theirs of that kind in the same place stays.
+            ids.release(event.owner, event.figure, (event.x, event.y, event.location))
         elif isinstance(event, PrisonersExchanged):
             ids.release(event.player, event.figure, (PRISON, event.other))
             ids.release(event.other, event.other_figure, (PRISON, event.player))
