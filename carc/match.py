@@ -11,11 +11,11 @@ from typing import TYPE_CHECKING
 from domain import events as ev
 from domain.aggregate import Game
 from domain.bots import RandomBot, shuffled_pile
-from domain.commands import Command
-from domain.errors import RuleViolation, UserError
+from domain.commands import Command as Command  # the engine's names `carc` offers too
+from domain.errors import RuleViolation as RuleViolation, UserError as UserError
 from domain.moves import actor, legal_commands
-from domain.replay import ReplayError, Verdict, audit as _audit, replay as _replay
-from domain.rules import RuleSet
+from domain.replay import ReplayError as ReplayError, Verdict, audit as _audit, replay as _replay
+from domain.rules import RuleSet as RuleSet
 from domain.sets import game_sets
 from projections.scores import score_report
 from projections.text import render_board
@@ -24,20 +24,6 @@ from replays import records
 if TYPE_CHECKING:
     from replays.check import CheckResult
 
-__all__ = [  # what `carc` offers (carc/__init__.py), some of it the engine's own
-    "Command",
-    "Match",
-    "ReplayError",
-    "RuleSet",
-    "RuleViolation",
-    "UserError",
-    "audit",
-    "check",
-    "load",
-    "new_game",
-    "replay",
-    "save",
-]
 
 
 class Match:
