@@ -363,18 +363,24 @@ _AM = ("base", "am", "tunnel")
 _NO_ABBEY = RuleSet(without=("abbey",))  # no abbey asked before each turn
 
 
-@pytest.mark.parametrize("plain", [False, True])
-def test_R_TUNNEL_10_the_road_under_an_abbey_and_mayor_city_is_two_mouths(plain: bool) -> None:
+def _underpass_placed(plain: bool) -> tuple[Game, list[str]]:
     """AM/CRcr+ east of the start tile, turned a quarter: its road under the city runs E-W."""
     rules = msgspec.structs.replace(rule_set(plain_underpass=plain), without=("abbey",))
     game = start(["AM/CRcr+", "BA/L"], rules, _AM)
     game.execute(ANN, PlaceTile(x=1, y=0, rotation=90))
+    return game, [name for name, _, kind in game.state.board.at[(1, 0)].locations() if kind == Kind.ROAD]
+
+
+def test_V_TUNNEL_PLAIN_UNDERPASS_the_road_under_another_set_s_city_runs_through() -> None:
+    game, names = _underpass_placed(plain=True)
     state = game.state
-    names = [name for name, _, kind in state.board.at[(1, 0)].locations() if kind == Kind.ROAD]
-    if plain:  # V-TUNNEL-PLAIN-UNDERPASS: one road through, no mouth
-        assert names == ["E+W"] and tn.open_mouths(state) == [] and tokens_offered(state) == []
-        assert road(state, 1, 0, "E+W") is road(state, 0, 0, "E+W")
-        return
+    assert names == ["E+W"] and tn.open_mouths(state) == [] and tokens_offered(state) == []
+    assert road(state, 1, 0, "E+W") is road(state, 0, 0, "E+W")
+
+
+def test_R_TUNNEL_10_the_road_under_an_abbey_and_mayor_city_is_two_mouths() -> None:
+    game, names = _underpass_placed(plain=False)
+    state = game.state
     assert sorted(names) == ["E", "W"]
     assert tn.open_mouths(state) == [(1, 0, "E"), (1, 0, "W")]
     assert road(state, 1, 0, "W") is road(state, 0, 0, "E+W") and road(state, 1, 0, "E").open == 2
