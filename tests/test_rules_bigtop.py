@@ -500,6 +500,8 @@ def test_R_BIGTOP_1_a_save_ends_the_part_after_the_wagon_so_the_big_top_scores_i
     replay_jcz(loaded, plan_draws(loaded).order, visitor)
     assert len(visitor.parts) == 2  # Ann's circus, then Bob's with the wagon's move in it
     assert (ANN, 5, "bigtop") in visitor.parts[1]
+
+
 @pytest.mark.parametrize("jcz", [True, False])
 def test_JCZ_BIGTOP_BRIDGE_an_acrobat_space_under_a_bridge_takes_no_follower(jcz: bool) -> None:
     """JCloisterZone keeps followers off an acrobat space whose tile holds a bridge (a judged
